@@ -1,0 +1,56 @@
+## Tests of the plain-Octave reference in tests/reference/ itself, so that it
+## can be trusted as the yardstick for the MEX kernels: its gradients against
+## central finite differences, its masking rules by hand.
+
+%!shared cases
+%! ## kind, n, m, d, d_src, h, dk, dv, Bt, with key mask
+%! cases = {"self",   3, 3, 4, 4, 2, 3, 2, 2, true
+%!          "masked", 4, 4, 3, 3, 1, 2, 3, 1, false
+%!          "masked", 3, 3, 5, 5, 3, 2, 1, 2, true
+%!          "cross",  3, 4, 3, 5, 2, 2, 3, 2, true
+%!          "cross",  4, 2, 2, 3, 1, 3, 2, 1, false};
+
+%!test
+%! ## block gradients of every weight and input agree with finite differences
+%! randn ("state", 7);  rand ("state", 7);
+%! for c = 1:rows (cases)
+%!   [kind, n, m, d, d_src, h, dk, dv, Bt, masked] = cases{c,:};
+%!   B = ref_rand_block (d, d_src, h, dk, dv);
+%!   Xq = randn (n, d, Bt);
+%!   Xkv = [];
+%!   if (strcmp (kind, "cross"))
+%!     Xkv = randn (m, d_src, Bt);
+%!   endif
+%!   key_allow = [];
+%!   if (masked)
+%!     key_allow = rand (m, Bt) > 0.3;
+%!     key_allow(1,:) = true;
+%!   endif
+%!   dY = randn (n, d, Bt);
+%!   [~, T] = ref_block (kind, Xq, Xkv, B, key_allow);
+%!   G = ref_block_backward (dY, T, B);
+%!   G_fd = ref_block_findiff (@ref_block, kind, Xq, Xkv, B, key_allow, dY);
+%!   ref_assert_close (G, G_fd, 1e-7);
+%! endfor
+
+%!test
+%! ## a fully padded batch item: weights 0, message 0, out = input, no NaN,
+%! ## and its gradient is the residual path alone
+%! randn ("state", 8);
+%! B = ref_rand_block (3, 3, 1, 2, 2);
+%! X = randn (2, 3, 2);
+%! [Y, T] = ref_block ("self", X, [], B, logical ([1 1; 0 0]'));
+%! assert (T.A(:,:,1,2), zeros (2));
+%! assert (T.message(:,:,2), zeros (2));
+%! assert (Y(:,:,2), X(:,:,2));
+%! assert (all (isfinite ([T.A(:); T.message(:); Y(:)])));
+%! dY = randn (2, 3, 2);
+%! G = ref_block_backward (dY, T, B);
+%! assert (G.dX(:,:,2), dY(:,:,2));
+
+%!test
+%! ## causal rule written out for n = m = 3, and query position m-n+i for n < m
+%! [~, A] = ref_sdpa (randn (3, 2), randn (3, 2), randn (3, 2), "causal");
+%! assert (A != 0, logical (tril (ones (3))));
+%! [~, A] = ref_sdpa (randn (2, 2), randn (4, 2), randn (4, 2), "causal");
+%! assert (A != 0, logical ([1 1 1 0; 1 1 1 1]));
