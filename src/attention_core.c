@@ -1,0 +1,350 @@
+/* attention_core.c: scaled dot-product attention and the three attention
+ * blocks, forward and backward, on column-major double arrays.
+ *
+ * One kernel, attn_sdpa_forward / attn_sdpa_backward, does the attention of
+ * one head of one batch item.  The block functions only project the rows
+ * into Q, K, V, call that kernel once per head and batch item, and project
+ * the message back: encoder self-attention, masked decoder self-attention
+ * and cross-attention are the same code with different rows and masks.
+ */
+#include "attention_core.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Fortran BLAS, as Octave links it (32-bit integers; the gateways check
+ * that every dimension fits). */
+extern void dgemm_(const char *transa, const char *transb,
+                   const int *m, const int *n, const int *k,
+                   const double *alpha, const double *a, const int *lda,
+                   const double *b, const int *ldb,
+                   const double *beta, double *c, const int *ldc);
+
+/* C = 0, C rows x cols (ld ldc) */
+static void zero(attn_int rows, attn_int cols, double *C, attn_int ldc)
+{
+    for (attn_int j = 0; j < cols; j++)
+        memset(C + j * ldc, 0, (size_t) rows * sizeof(double));
+}
+
+/* C = alpha * op(A) * op(B) + beta * C, with op(A) rows x inner and
+ * op(B) inner x cols. */
+static void gemm(char ta, char tb, attn_int rows, attn_int cols,
+                 attn_int inner, double alpha, const double *A, attn_int lda,
+                 const double *B, attn_int ldb, double beta, double *C,
+                 attn_int ldc)
+{
+    int m = (int) rows, n = (int) cols, k = (int) inner;
+    int ia = (int) lda, ib = (int) ldb, ic = (int) ldc;
+    if (m == 0 || n == 0)
+        return;
+    if (k == 0) {  /* an empty sum; BLAS may not touch C then */
+        if (beta == 0.0)
+            zero(rows, cols, C, ldc);
+        else
+            for (attn_int j = 0; j < cols; j++)
+                for (attn_int i = 0; i < rows; i++)
+                    C[i + j * ldc] *= beta;
+        return;
+    }
+    dgemm_(&ta, &tb, &m, &n, &k, &alpha, A, &ia, B, &ib, &beta, C, &ic);
+}
+
+/* Rows are processed in tiles so that the causal kernel can stop each tile
+ * at the last key its bottom row may read, skipping the masked triangle.
+ * Non-causal attention uses a single tile. */
+enum { CAUSAL_TILE = 128 };
+
+static attn_int tile_rows(attn_int n, int causal)
+{
+    return causal && n > CAUSAL_TILE ? CAUSAL_TILE : (n > 0 ? n : 1);
+}
+
+/* Number of keys rows r0 .. r1-1 may read at most. */
+static attn_int keys_in_reach(attn_int n, attn_int m, int causal, attn_int r1)
+{
+    if (!causal)
+        return m;
+    attn_int reach = (m - n) + r1;  /* last row r1-1 reads j <= m-n+r1-1 */
+    return reach < 0 ? 0 : (reach > m ? m : reach);
+}
+
+static int allowed(const attn_mask *mask, attn_int n, attn_int m,
+                   attn_int i, attn_int j)
+{
+    if (mask == NULL)
+        return 1;
+    if (mask->causal && j > (m - n) + i)
+        return 0;
+    if (mask->keys && !mask->keys[j])
+        return 0;
+    if (mask->pairs && !mask->pairs[i + j * n])
+        return 0;
+    return 1;
+}
+
+size_t attn_sdpa_forward_work(attn_int n, attn_int m)
+{
+    (void) m;
+    return 2 * (size_t) (n > 0 ? n : 1);  /* row maxima and row sums */
+}
+
+int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
+                      const double *Q, attn_int ldq,
+                      const double *K, attn_int ldk,
+                      const double *V, attn_int ldv,
+                      const attn_mask *mask,
+                      double *scores, double *A,
+                      double *M, attn_int ldm,
+                      double *work)
+{
+    const int causal = mask != NULL && mask->causal;
+    const double scale = dk > 0 ? 1.0 / sqrt((double) dk) : 1.0;
+    double *row_max = work;      /* n */
+    double *row_sum = work + n;  /* n */
+    int status = ATTN_OK;
+
+    const attn_int tile = tile_rows(n, causal);
+    for (attn_int r0 = 0; r0 < n; r0 += tile) {
+        const attn_int r1 = r0 + tile < n ? r0 + tile : n;
+        const attn_int rows = r1 - r0;
+        const attn_int reach = keys_in_reach(n, m, causal, r1);
+
+        /* scores(r0:r1, 0:reach) = Q(r0:r1, :) * K(0:reach, :)' * scale */
+        gemm('N', 'T', rows, reach, dk, scale, Q + r0, ldq, K, ldk,
+             0.0, scores + r0, n);
+
+        /* Disallowed pairs get -Inf; the row maximum runs over the rest. */
+        for (attn_int i = r0; i < r1; i++)
+            row_max[i] = -INFINITY;
+        for (attn_int j = 0; j < m; j++) {
+            double *s = scores + j * n;
+            for (attn_int i = r0; i < r1; i++) {
+                if (j >= reach || !allowed(mask, n, m, i, j)) {
+                    s[i] = -INFINITY;
+                } else if (!isfinite(s[i])) {
+                    status = ATTN_ERR_OVERFLOW;
+                } else if (s[i] > row_max[i]) {
+                    row_max[i] = s[i];
+                }
+            }
+        }
+
+        /* A = exp(scores - row max), normalised per row.  A row whose
+         * maximum is -Inf has no allowed key: its weights stay 0. */
+        for (attn_int i = r0; i < r1; i++)
+            row_sum[i] = 0.0;
+        for (attn_int j = 0; j < m; j++) {
+            const double *s = scores + j * n;
+            double *a = A + j * n;
+            for (attn_int i = r0; i < r1; i++) {
+                double w = s[i] == -INFINITY ? 0.0 : exp(s[i] - row_max[i]);
+                a[i] = w;
+                row_sum[i] += w;
+            }
+        }
+        for (attn_int i = r0; i < r1; i++)
+            row_sum[i] = row_sum[i] > 0.0 ? 1.0 / row_sum[i] : 0.0;
+        for (attn_int j = 0; j < reach; j++) {
+            double *a = A + j * n;
+            for (attn_int i = r0; i < r1; i++)
+                a[i] *= row_sum[i];
+        }
+
+        /* M(r0:r1, :) = A(r0:r1, 0:reach) * V(0:reach, :) */
+        gemm('N', 'N', rows, dv, reach, 1.0, A + r0, n, V, ldv,
+             0.0, M + r0, ldm);
+    }
+    return status;
+}
+
+size_t attn_sdpa_backward_work(attn_int n, attn_int m)
+{
+    return (size_t) (n > 0 ? n : 1) * (size_t) (m > 0 ? m : 1)
+           + (size_t) (n > 0 ? n : 1);
+}
+
+void attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
+                        const double *dM, attn_int lddm,
+                        const double *Q, attn_int ldq,
+                        const double *K, attn_int ldk,
+                        const double *V, attn_int ldv,
+                        const double *A, int causal,
+                        double *dQ, attn_int lddq,
+                        double *dK, attn_int lddk,
+                        double *dV, attn_int lddv,
+                        double *work)
+{
+    const double scale = dk > 0 ? 1.0 / sqrt((double) dk) : 1.0;
+    double *dS = work;              /* n x m (ld n): dA, then dscores */
+    double *row_dot = work + n * m; /* n: sum_j A(i,j) * dA(i,j) */
+
+    /* dK and dV collect one term per row tile. */
+    zero(m, dk, dK, lddk);
+    zero(m, dv, dV, lddv);
+
+    const attn_int tile = tile_rows(n, causal);
+    for (attn_int r0 = 0; r0 < n; r0 += tile) {
+        const attn_int r1 = r0 + tile < n ? r0 + tile : n;
+        const attn_int rows = r1 - r0;
+        const attn_int reach = keys_in_reach(n, m, causal, r1);
+
+        /* M = A*V:  dV += A(r0:r1, 0:reach)' * dM(r0:r1, :) */
+        gemm('T', 'N', reach, dv, rows, 1.0, A + r0, n, dM + r0, lddm,
+             1.0, dV, lddv);
+        /*           dA = dM(r0:r1, :) * V(0:reach, :)' */
+        gemm('N', 'T', rows, reach, dv, 1.0, dM + r0, lddm, V, ldv,
+             0.0, dS + r0, n);
+
+        /* A = softmax(scores) by rows: dscores = A .* (dA - sum_j A.*dA) */
+        for (attn_int i = r0; i < r1; i++)
+            row_dot[i] = 0.0;
+        for (attn_int j = 0; j < reach; j++) {
+            const double *a = A + j * n;
+            const double *g = dS + j * n;
+            for (attn_int i = r0; i < r1; i++)
+                row_dot[i] += a[i] * g[i];
+        }
+        for (attn_int j = 0; j < reach; j++) {
+            const double *a = A + j * n;
+            double *g = dS + j * n;
+            for (attn_int i = r0; i < r1; i++)
+                g[i] = a[i] * (g[i] - row_dot[i]);
+        }
+
+        /* scores = Q*K'*scale:  dQ = dscores * K * scale,
+         *                       dK += dscores' * Q * scale */
+        gemm('N', 'N', rows, dk, reach, scale, dS + r0, n, K, ldk,
+             0.0, dQ + r0, lddq);
+        gemm('T', 'N', reach, dk, rows, scale, dS + r0, n, Q + r0, ldq,
+             1.0, dK, lddk);
+    }
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+size_t attn_block_forward_work(const attn_shape *s)
+{
+    return attn_sdpa_forward_work(s->n, s->m);
+}
+
+int attn_block_forward(const attn_shape *s, const attn_weights *w,
+                       const double *Xq, const double *Xkv,
+                       const unsigned char *key_allow,
+                       attn_trace *t, double *work)
+{
+    const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
+    const attn_int dk = s->dk, dv = s->dv, h = s->heads;
+    int status = ATTN_OK;
+
+    for (attn_int b = 0; b < s->batch; b++) {
+        const double *X_q = Xq + b * n * d;        /* n x d     */
+        const double *X_kv = Xkv + b * m * d_src;  /* m x d_src */
+        double *Q = t->Q + b * n * h * dk;         /* n x h*dk  */
+        double *K = t->K + b * m * h * dk;         /* m x h*dk  */
+        double *V = t->V + b * m * h * dv;         /* m x h*dv  */
+        double *message = t->message + b * n * h * dv;  /* n x h*dv */
+        double *delta = t->delta + b * n * d;      /* n x d     */
+        double *out = t->out + b * n * d;          /* n x d     */
+        attn_mask mask = { s->causal, key_allow ? key_allow + b * m : NULL,
+                           NULL };
+
+        gemm('N', 'N', n, h * dk, d, 1.0, X_q, n, w->W_Q, d, 0.0, Q, n);
+        gemm('N', 'N', m, h * dk, d_src, 1.0, X_kv, m, w->W_K, d_src,
+             0.0, K, m);
+        gemm('N', 'N', m, h * dv, d_src, 1.0, X_kv, m, w->W_V, d_src,
+             0.0, V, m);
+
+        for (attn_int j = 0; j < h; j++) {
+            const attn_int page = b * h + j;
+            if (attn_sdpa_forward(n, m, dk, dv, Q + j * dk * n, n,
+                                  K + j * dk * m, m, V + j * dv * m, m,
+                                  &mask, t->scores + page * n * m,
+                                  t->A + page * n * m,
+                                  message + j * dv * n, n, work) != ATTN_OK)
+                status = ATTN_ERR_OVERFLOW;
+        }
+
+        /* delta = message * W_O;  out = X_q + delta (the residual stream) */
+        gemm('N', 'N', n, d, h * dv, 1.0, message, n, w->W_O, h * dv,
+             0.0, delta, n);
+        for (attn_int i = 0; i < n * d; i++)
+            out[i] = X_q[i] + delta[i];
+    }
+    return status;
+}
+
+size_t attn_block_backward_work(const attn_shape *s)
+{
+    const size_t n = (size_t) s->n, m = (size_t) s->m;
+    const size_t hk = (size_t) (s->heads * s->dk);
+    const size_t hv = (size_t) (s->heads * s->dv);
+    /* dmessage, dQ (n rows); dK, dV (m rows); one sdpa workspace */
+    return n * hv + n * hk + m * hk + m * hv
+           + attn_sdpa_backward_work(s->n, s->m);
+}
+
+void attn_block_backward(const attn_shape *s, const attn_weights *w,
+                         const double *Xq, const double *Xkv,
+                         const attn_trace *t, const double *dY,
+                         attn_grads *g, double *work)
+{
+    const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
+    const attn_int dk = s->dk, dv = s->dv, h = s->heads;
+    double *dmessage = work;              /* n x h*dv */
+    double *dQ = dmessage + n * h * dv;   /* n x h*dk */
+    double *dK = dQ + n * h * dk;         /* m x h*dk */
+    double *dV = dK + m * h * dk;         /* m x h*dv */
+    double *sdpa_work = dV + m * h * dv;
+    const int self = g->dXkv == g->dXq;
+
+    /* The weight gradients sum over the batch. */
+    zero(d, h * dk, g->W_Q, d);
+    zero(d_src, h * dk, g->W_K, d_src);
+    zero(d_src, h * dv, g->W_V, d_src);
+    zero(h * dv, d, g->W_O, h * dv);
+
+    for (attn_int b = 0; b < s->batch; b++) {
+        const double *X_q = Xq + b * n * d;
+        const double *X_kv = Xkv + b * m * d_src;
+        const double *Q = t->Q + b * n * h * dk;
+        const double *K = t->K + b * m * h * dk;
+        const double *V = t->V + b * m * h * dv;
+        const double *message = t->message + b * n * h * dv;
+        const double *dY_b = dY + b * n * d;
+        double *dX_q = g->dXq + b * n * d;
+        double *dX_kv = g->dXkv + b * m * d_src;
+
+        /* delta = message * W_O */
+        gemm('T', 'N', h * dv, d, n, 1.0, message, n, dY_b, n,
+             1.0, g->W_O, h * dv);
+        gemm('N', 'T', n, h * dv, d, 1.0, dY_b, n, w->W_O, h * dv,
+             0.0, dmessage, n);
+
+        /* message(:, head j) = sdpa(Q_j, K_j, V_j) */
+        for (attn_int j = 0; j < h; j++) {
+            const attn_int page = b * h + j;
+            attn_sdpa_backward(n, m, dk, dv, dmessage + j * dv * n, n,
+                               Q + j * dk * n, n, K + j * dk * m, m,
+                               V + j * dv * m, m, t->A + page * n * m,
+                               s->causal, dQ + j * dk * n, n,
+                               dK + j * dk * m, m, dV + j * dv * m, m,
+                               sdpa_work);
+        }
+
+        /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V */
+        gemm('T', 'N', d, h * dk, n, 1.0, X_q, n, dQ, n, 1.0, g->W_Q, d);
+        gemm('T', 'N', d_src, h * dk, m, 1.0, X_kv, m, dK, m,
+             1.0, g->W_K, d_src);
+        gemm('T', 'N', d_src, h * dv, m, 1.0, X_kv, m, dV, m,
+             1.0, g->W_V, d_src);
+
+        /* out = X_q + delta: the residual passes dY straight through */
+        memcpy(dX_q, dY_b, (size_t) (n * d) * sizeof(double));
+        gemm('N', 'T', n, d, h * dk, 1.0, dQ, n, w->W_Q, d, 1.0, dX_q, n);
+        gemm('N', 'T', m, d_src, h * dk, 1.0, dK, m, w->W_K, d_src,
+             self ? 1.0 : 0.0, dX_kv, m);
+        gemm('N', 'T', m, d_src, h * dv, 1.0, dV, m, w->W_V, d_src,
+             1.0, dX_kv, m);
+    }
+}

@@ -1,0 +1,126 @@
+/* attention_core.h: the attention kernels on plain column-major double
+ * arrays.  No Octave or MEX types here: the MEX gateways (attn_*.c) validate
+ * and unpack their arguments, then call these functions.
+ *
+ * Notation follows the course: tokens are rows, Q = X*W_Q, scores are
+ * n_queries x n_keys, softmax runs along each row.  Every matrix is stored
+ * column-major (as Octave stores it): element (i, j) of an r x c matrix with
+ * leading dimension ld sits at [i + j*ld].
+ */
+#ifndef ATTENTION_CORE_H
+#define ATTENTION_CORE_H
+
+#include <stddef.h>
+
+typedef ptrdiff_t attn_int;
+
+enum attn_status {
+    ATTN_OK = 0,
+    ATTN_ERR_OVERFLOW = 1   /* a score is not finite although Q, K are */
+};
+
+/* Which (query i, key j) pairs may attend; every part is optional and the
+ * parts combine with AND.  With `causal`, query i is key position
+ * (m - n) + i, so it reads keys j <= (m - n) + i (j <= i when n = m). */
+typedef struct {
+    int causal;
+    const unsigned char *keys;   /* m, or NULL: key j is a real token */
+    const unsigned char *pairs;  /* n x m (ld n), or NULL */
+} attn_mask;
+
+/* ---- scaled dot-product attention, one head of one batch item ---------- */
+
+/* Workspace, in doubles, for attn_sdpa_forward. */
+size_t attn_sdpa_forward_work(attn_int n, attn_int m);
+
+/* scores = Q*K'/sqrt(dk) (-Inf where not allowed), A = row softmax(scores),
+ * M = A*V.  A row with no allowed key gets A = 0 and M = 0.
+ *   Q       n x dk  (ld ldq)          K  m x dk  (ld ldk)
+ *   V       m x dv  (ld ldv)
+ *   scores  n x m   (ld n)            A  n x m   (ld n)
+ *   M       n x dv  (ld ldm)          work  attn_sdpa_forward_work(n, m)
+ * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when an allowed score is NaN/Inf. */
+int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
+                      const double *Q, attn_int ldq,
+                      const double *K, attn_int ldk,
+                      const double *V, attn_int ldv,
+                      const attn_mask *mask,
+                      double *scores, double *A,
+                      double *M, attn_int ldm,
+                      double *work);
+
+/* Workspace, in doubles, for attn_sdpa_backward. */
+size_t attn_sdpa_backward_work(attn_int n, attn_int m);
+
+/* Gradients of attn_sdpa_forward given dM = dL/dM.  `causal` only lets the
+ * kernel skip the zero upper triangle of A; the result does not depend on it.
+ *   dM  n x dv (ld lddm)   A  n x m (ld n)
+ *   dQ  n x dk (ld lddq)   dK  m x dk (ld lddk)   dV  m x dv (ld lddv)
+ * dQ, dK, dV are overwritten. */
+void attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
+                        const double *dM, attn_int lddm,
+                        const double *Q, attn_int ldq,
+                        const double *K, attn_int ldk,
+                        const double *V, attn_int ldv,
+                        const double *A, int causal,
+                        double *dQ, attn_int lddq,
+                        double *dK, attn_int lddk,
+                        double *dV, attn_int lddv,
+                        double *work);
+
+/* ---- attention blocks: projections, heads, output projection, residual -- */
+
+typedef struct {
+    attn_int n;      /* query rows            */
+    attn_int m;      /* key/value rows        */
+    attn_int d;      /* query-side width      */
+    attn_int d_src;  /* key/value-side width  */
+    attn_int dk, dv; /* per-head widths       */
+    attn_int heads;
+    attn_int batch;
+    int causal;      /* masked decoder self-attention */
+} attn_shape;
+
+typedef struct {
+    const double *W_Q;  /* d     x h*dk */
+    const double *W_K;  /* d_src x h*dk */
+    const double *W_V;  /* d_src x h*dv */
+    const double *W_O;  /* h*dv  x d    */
+} attn_weights;
+
+typedef struct {
+    double *Q;        /* n x h*dk x batch    */
+    double *K;        /* m x h*dk x batch    */
+    double *V;        /* m x h*dv x batch    */
+    double *scores;   /* n x m x h x batch   */
+    double *A;        /* n x m x h x batch   */
+    double *message;  /* n x h*dv x batch    */
+    double *delta;    /* n x d x batch       */
+    double *out;      /* n x d x batch       */
+} attn_trace;
+
+typedef struct {
+    double *W_Q, *W_K, *W_V, *W_O;  /* shapes of the weights, summed over batch */
+    double *dXq;                    /* n x d x batch                            */
+    double *dXkv;                   /* m x d_src x batch; may equal dXq (self)  */
+} attn_grads;
+
+size_t attn_block_forward_work(const attn_shape *s);
+
+/* Xq n x d x batch (queries), Xkv m x d_src x batch (keys, values; Xq for
+ * self-attention), key_allow m x batch or NULL.  Fills every field of t. */
+int attn_block_forward(const attn_shape *s, const attn_weights *w,
+                       const double *Xq, const double *Xkv,
+                       const unsigned char *key_allow,
+                       attn_trace *t, double *work);
+
+size_t attn_block_backward_work(const attn_shape *s);
+
+/* dY n x d x batch = dL/d(out).  Reads the trace of the forward pass.
+ * When g->dXkv == g->dXq the two input gradients are summed (self). */
+void attn_block_backward(const attn_shape *s, const attn_weights *w,
+                         const double *Xq, const double *Xkv,
+                         const attn_trace *t, const double *dY,
+                         attn_grads *g, double *work);
+
+#endif

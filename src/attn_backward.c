@@ -1,0 +1,110 @@
+/* attn_backward: MEX gateway; help text in attn_backward.m.
+ * G = attn_backward (dY, T, B) for a trace T of attn_self, attn_masked or
+ * attn_cross. */
+#include "gateway.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A field of the trace, checked against the shape the forward pass gave. */
+static const double *trace_field(const mxArray *T, const char *field,
+                                 int ndims, const attn_int *dims)
+{
+    char name[32];
+    gw_dims got, want = { ndims, { 1, 1, 1, 1, 1, 1, 1, 1 } };
+    for (int k = 0; k < ndims; k++)
+        want.dim[k] = dims[k];
+    snprintf(name, sizeof name, "T.%s", field);
+    const double *p = gw_double(gw_field(T, "trace T", field), name,
+                                ndims, &got);
+    gw_expect(name, &got, &want, "the shape the forward pass gave");
+    return p;
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    gw_nargs(nlhs, nrhs, 3, 3, 1);
+    const mxArray *T = prhs[1];
+    if (!mxIsStruct(T) || mxGetNumberOfElements(T) != 1)
+        mexErrMsgIdAndTxt("attention:type",
+                          "trace T must be the 1x1 struct returned by "
+                          "attn_self, attn_masked or attn_cross");
+
+    char kind[16] = "";
+    const mxArray *kind_arg = gw_field(T, "trace T", "kind");
+    if (!mxIsChar(kind_arg)
+        || mxGetString(kind_arg, kind, sizeof kind) != 0
+        || (strcmp(kind, "self") && strcmp(kind, "masked")
+            && strcmp(kind, "cross")))
+        mexErrMsgIdAndTxt("attention:field",
+                          "T.kind must be \"self\", \"masked\" or \"cross\"");
+    const int cross = strcmp(kind, "cross") == 0;
+
+    gw_dims dy, dq, dkv;
+    const double *dY = gw_double(prhs[0], "dY", 3, &dy);
+    const char *q_name = cross ? "T.D" : "T.X";
+    const double *Xq = gw_double(gw_field(T, "trace T", cross ? "D" : "X"),
+                                 q_name, 3, &dq);
+    gw_expect(q_name, &dq, &dy, "the shape of dY");
+    const double *Xkv = Xq;
+    dkv = dq;
+    if (cross) {
+        Xkv = gw_double(gw_field(T, "trace T", "E"), "T.E", 3, &dkv);
+        gw_dims want = dkv;
+        want.dim[2] = dq.dim[2];
+        gw_expect("T.E", &dkv, &want, "m x d_src x Bt, Bt the batch of dY");
+    }
+
+    attn_shape s;
+    attn_weights w;
+    gw_block(prhs[2], dq.dim[1], dkv.dim[1], &w, &s);
+    s.n = dq.dim[0];
+    s.m = dkv.dim[0];
+    s.batch = dq.dim[2];
+    s.causal = strcmp(kind, "masked") == 0;
+    gw_fits_blas("n", s.n);
+    gw_fits_blas("m", s.m);
+    const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
+    const attn_int hk = h * s.dk, hv = h * s.dv;
+
+    const attn_int q_dims[3] = { n, hk, Bt }, k_dims[3] = { m, hk, Bt };
+    const attn_int v_dims[3] = { m, hv, Bt }, w_dims[4] = { n, m, h, Bt };
+    const attn_int msg_dims[3] = { n, hv, Bt };
+    attn_trace t = { 0 };
+    t.Q = (double *) trace_field(T, "Q", 3, q_dims);
+    t.K = (double *) trace_field(T, "K", 3, k_dims);
+    t.V = (double *) trace_field(T, "V", 3, v_dims);
+    t.A = (double *) trace_field(T, "A", 4, w_dims);
+    t.message = (double *) trace_field(T, "message", 3, msg_dims);
+
+    gw_fits_memory((double) n * s.d * Bt + (double) m * s.d_src * Bt
+                   + (double) attn_block_backward_work(&s));
+    const attn_int wq[2] = { s.d, hk }, wk[2] = { s.d_src, hk };
+    const attn_int wv[2] = { s.d_src, hv }, wo[2] = { hv, s.d };
+    const attn_int xq[3] = { n, s.d, Bt }, xkv[3] = { m, s.d_src, Bt };
+    mxArray *gW_Q = gw_new_double(2, wq), *gW_K = gw_new_double(2, wk);
+    mxArray *gW_V = gw_new_double(2, wv), *gW_O = gw_new_double(2, wo);
+    mxArray *dX_q = gw_new_double(3, xq);
+    mxArray *dX_kv = cross ? gw_new_double(3, xkv) : dX_q;
+    attn_grads g = { mxGetDoubles(gW_Q), mxGetDoubles(gW_K),
+                     mxGetDoubles(gW_V), mxGetDoubles(gW_O),
+                     mxGetDoubles(dX_q), mxGetDoubles(dX_kv) };
+
+    double *work = mxMalloc(attn_block_backward_work(&s) * sizeof(double));
+    attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, work);
+    mxFree(work);
+
+    static const char *self_fields[] = { "W_Q", "W_K", "W_V", "W_O", "dX" };
+    static const char *cross_fields[] = { "W_Q", "W_K", "W_V", "W_O", "dD",
+                                          "dE" };
+    mxArray *G = mxCreateStructMatrix(1, 1, cross ? 6 : 5,
+                                      cross ? cross_fields : self_fields);
+    mxSetField(G, 0, "W_Q", gW_Q);
+    mxSetField(G, 0, "W_K", gW_K);
+    mxSetField(G, 0, "W_V", gW_V);
+    mxSetField(G, 0, "W_O", gW_O);
+    mxSetField(G, 0, cross ? "dD" : "dX", dX_q);
+    if (cross)
+        mxSetField(G, 0, "dE", dX_kv);
+    plhs[0] = G;
+}

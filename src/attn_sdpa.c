@@ -1,0 +1,73 @@
+/* attn_sdpa: MEX gateway; help text in attn_sdpa.m.
+ * [M, A, S] = attn_sdpa (Q, K, V, allow) */
+#include "gateway.h"
+
+#include <string.h>
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    gw_nargs(nlhs, nrhs, 3, 4, 3);
+    gw_sdpa op;
+    gw_sdpa_operands(prhs[0], prhs[1], prhs[2], &op);
+    const attn_int n = op.n, m = op.m;
+
+    /* allow: n x m shared by every page, n x m x P... one per page, or
+     * the string "causal" */
+    attn_mask mask = { 0, NULL, NULL };
+    attn_int mask_stride = 0;
+    if (nrhs == 4 && mxIsChar(prhs[3])) {
+        char word[32];
+        if (mxGetString(prhs[3], word, sizeof word) != 0
+            || strcmp(word, "causal") != 0)
+            mexErrMsgIdAndTxt("attention:mask",
+                              "allow must be a logical n x m mask or the "
+                              "string \"causal\"; got the string \"%s\"",
+                              word);
+        mask.causal = 1;
+    } else if (nrhs == 4) {
+        gw_dims got, shared = gw_sdpa_shape(&op, m), one = shared;
+        mask.pairs = gw_logical(prhs[3], "allow", GW_MAX_DIMS, &got);
+        for (int k = 2; k < GW_MAX_DIMS; k++)
+            one.dim[k] = 1;
+        if (gw_pages(&got, 2) > 1)
+            one = shared;
+        gw_expect("allow", &got, &one, "n x m, or n x m x P... with the "
+                  "pages of Q (logical, true = may attend)");
+        mask_stride = gw_pages(&got, 2) > 1 ? n * m : 0;
+    }
+    gw_fits_memory((double) op.pages * ((double) n * op.dv + 2.0 * n * m));
+
+    const gw_dims m_dims = gw_sdpa_shape(&op, op.dv);
+    const gw_dims w_dims = gw_sdpa_shape(&op, m);
+    mxArray *M = gw_new_double(op.q_dims.ndims, m_dims.dim);
+    mxArray *A = gw_new_double(op.q_dims.ndims, w_dims.dim);
+    mxArray *S = gw_new_double(op.q_dims.ndims, w_dims.dim);
+    double *m_out = mxGetDoubles(M), *a_out = mxGetDoubles(A);
+    double *s_out = mxGetDoubles(S);
+    const unsigned char *pairs = mask.pairs;
+    double *work = mxMalloc(attn_sdpa_forward_work(n, m) * sizeof(double));
+    int status = ATTN_OK;
+    for (attn_int p = 0; p < op.pages; p++) {
+        mask.pairs = pairs ? pairs + p * mask_stride : NULL;
+        if (attn_sdpa_forward(n, m, op.dk, op.dv, op.Q + p * n * op.dk, n,
+                              op.K + p * m * op.dk, m, op.V + p * m * op.dv,
+                              m, &mask, s_out + p * n * m, a_out + p * n * m,
+                              m_out + p * n * op.dv, n, work) != ATTN_OK)
+            status = ATTN_ERR_OVERFLOW;
+    }
+    mxFree(work);
+    if (status == ATTN_ERR_OVERFLOW)
+        mexErrMsgIdAndTxt("attention:overflow",
+                          "a score Q*K'/sqrt(dk) overflowed the double "
+                          "range; scale the inputs down");
+
+    plhs[0] = M;
+    if (nlhs > 1)
+        plhs[1] = A;
+    else
+        mxDestroyArray(A);
+    if (nlhs > 2)
+        plhs[2] = S;
+    else
+        mxDestroyArray(S);
+}

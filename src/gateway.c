@@ -1,0 +1,387 @@
+/* gateway.c: argument checking and packing shared by the MEX gateways, and
+ * the one gateway body behind attn_self, attn_masked and attn_cross. */
+#include "gateway.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* "4x3x2": the dimensions, trailing singletons past the second dropped. */
+static const char *dims_text(const gw_dims *dims, char *buf, size_t size)
+{
+    int last = GW_MAX_DIMS - 1;
+    while (last > 1 && dims->dim[last] == 1)
+        last--;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k <= last && used < size; k++)
+        used += (size_t) snprintf(buf + used, size - used, k ? "x%ld" : "%ld",
+                                  (long) dims->dim[k]);
+    return buf;
+}
+
+/* What an argument is, for messages: "a 2x3 single array". */
+static const char *describe(const mxArray *a, char *buf, size_t size)
+{
+    char shape[96];
+    gw_dims dims = { 2, { 1, 1, 1, 1, 1, 1, 1, 1 } };
+    int nd = (int) mxGetNumberOfDimensions(a);
+    const mwSize *dv = mxGetDimensions(a);
+    for (int k = 0; k < nd && k < GW_MAX_DIMS; k++)
+        dims.dim[k] = (attn_int) dv[k];
+    if (nd > GW_MAX_DIMS)
+        snprintf(shape, sizeof shape, "%d-dimensional", nd);
+    else
+        dims_text(&dims, shape, sizeof shape);
+    snprintf(buf, size, "a %s %s%s%s", shape,
+             mxIsSparse(a) ? "sparse " : "",
+             mxIsComplex(a) ? "complex " : "", mxGetClassName(a));
+    return buf;
+}
+
+static void read_dims(const mxArray *a, const char *name, int max_ndims,
+                      gw_dims *dims)
+{
+    int nd = (int) mxGetNumberOfDimensions(a);
+    if (nd > max_ndims) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:size",
+                          "%s must have at most %d dimensions; got %s",
+                          name, max_ndims, describe(a, got, sizeof got));
+    }
+    const mwSize *dv = mxGetDimensions(a);
+    dims->ndims = nd;
+    for (int k = 0; k < GW_MAX_DIMS; k++)
+        dims->dim[k] = k < nd ? (attn_int) dv[k] : 1;
+}
+
+void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out)
+{
+    if (nrhs < min_in || nrhs > max_in) {
+        if (min_in == max_in)
+            mexErrMsgIdAndTxt("attention:nargin",
+                              "expects %d input arguments; got %d",
+                              min_in, nrhs);
+        mexErrMsgIdAndTxt("attention:nargin",
+                          "expects %d to %d input arguments; got %d",
+                          min_in, max_in, nrhs);
+    }
+    if (nlhs > max_out)
+        mexErrMsgIdAndTxt("attention:nargout",
+                          "returns at most %d outputs; %d were requested",
+                          max_out, nlhs);
+}
+
+const double *gw_double(const mxArray *a, const char *name, int max_ndims,
+                        gw_dims *dims)
+{
+    if (!mxIsDouble(a) || mxIsComplex(a) || mxIsSparse(a)) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:type",
+                          "%s must be a real full double array; got %s",
+                          name, describe(a, got, sizeof got));
+    }
+    read_dims(a, name, max_ndims, dims);
+    const double *p = mxGetDoubles(a);
+    const size_t numel = mxGetNumberOfElements(a);
+    for (size_t i = 0; i < numel; i++)
+        if (!isfinite(p[i]))
+            mexErrMsgIdAndTxt("attention:nonfinite",
+                              "%s must be finite; element %lu is %g",
+                              name, (unsigned long) i + 1, p[i]);
+    return p;
+}
+
+const unsigned char *gw_logical(const mxArray *a, const char *name,
+                                int max_ndims, gw_dims *dims)
+{
+    if (!mxIsLogical(a) || mxIsSparse(a)) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:type",
+                          "%s must be a full logical array (true = may "
+                          "attend); got %s", name,
+                          describe(a, got, sizeof got));
+    }
+    read_dims(a, name, max_ndims, dims);
+    return (const unsigned char *) mxGetLogicals(a);
+}
+
+void gw_expect(const char *name, const gw_dims *got, const gw_dims *want,
+               const char *what)
+{
+    for (int k = 0; k < GW_MAX_DIMS; k++) {
+        if (got->dim[k] != want->dim[k]) {
+            char g[96], w[96];
+            mexErrMsgIdAndTxt("attention:size", "%s must be %s (%s); got %s",
+                              name, what, dims_text(want, w, sizeof w),
+                              dims_text(got, g, sizeof g));
+        }
+    }
+}
+
+attn_int gw_pages(const gw_dims *dims, int from)
+{
+    attn_int pages = 1;
+    for (int k = from; k < GW_MAX_DIMS; k++)
+        pages *= dims->dim[k];
+    return pages;
+}
+
+void gw_fits_blas(const char *name, attn_int value)
+{
+    if (value > 2147483647)
+        mexErrMsgIdAndTxt("attention:toolarge",
+                          "%s is %ld, more than the 2^31-1 BLAS can index",
+                          name, (long) value);
+}
+
+void gw_fits_memory(double total_doubles)
+{
+    const double bytes = 8.0 * total_doubles;
+    const double machine = (double) sysconf(_SC_PHYS_PAGES)
+                           * (double) sysconf(_SC_PAGESIZE);
+    if (machine > 0 && bytes > machine)
+        mexErrMsgIdAndTxt("attention:toolarge",
+                          "the result needs %.3g GiB, more than the %.3g GiB "
+                          "of memory of this machine", bytes / 1073741824.0,
+                          machine / 1073741824.0);
+}
+
+mxArray *gw_new_double(int ndims, const attn_int *dims)
+{
+    mwSize d[GW_MAX_DIMS];
+    for (int k = 0; k < ndims; k++)
+        d[k] = (mwSize) dims[k];
+    return mxCreateNumericArray((mwSize) ndims, d, mxDOUBLE_CLASS, mxREAL);
+}
+
+const mxArray *gw_field(const mxArray *s, const char *sname,
+                        const char *field)
+{
+    const mxArray *f = mxGetField(s, 0, field);
+    if (f == NULL)
+        mexErrMsgIdAndTxt("attention:field", "%s has no field '%s'",
+                          sname, field);
+    return f;
+}
+
+/* ---- attn_sdpa operands ------------------------------------------------ */
+
+gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols)
+{
+    gw_dims dims = op->q_dims;
+    dims.dim[0] = op->n;
+    dims.dim[1] = cols;
+    return dims;
+}
+
+void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
+                      gw_sdpa *op)
+{
+    gw_dims dk, dv, want;
+    op->Q = gw_double(Q, "Q", GW_MAX_DIMS, &op->q_dims);
+    op->K = gw_double(K, "K", GW_MAX_DIMS, &dk);
+    op->V = gw_double(V, "V", GW_MAX_DIMS, &dv);
+    op->n = op->q_dims.dim[0];
+    op->dk = op->q_dims.dim[1];
+    op->m = dk.dim[0];
+    op->dv = dv.dim[1];
+    op->pages = gw_pages(&op->q_dims, 2);
+
+    want = op->q_dims;
+    want.dim[0] = op->m;
+    gw_expect("K", &dk, &want,
+              "m x dk x P..., dk the columns of Q and P... its pages");
+    want.dim[1] = op->dv;
+    gw_expect("V", &dv, &want,
+              "m x dv x P..., m the rows of K and P... the pages of Q");
+    gw_fits_blas("n", op->n);
+    gw_fits_blas("m", op->m);
+    gw_fits_blas("dk", op->dk);
+    gw_fits_blas("dv", op->dv);
+}
+
+/* ---- the block struct -------------------------------------------------- */
+
+static void expect_2d(const char *name, const gw_dims *got, attn_int rows,
+                      attn_int cols, const char *what)
+{
+    gw_dims want = { 2, { rows, cols, 1, 1, 1, 1, 1, 1 } };
+    gw_expect(name, got, &want, what);
+}
+
+void gw_block(const mxArray *B, attn_int d, attn_int d_src,
+              attn_weights *w, attn_shape *s)
+{
+    char got[160];
+    if (!mxIsStruct(B) || mxGetNumberOfElements(B) != 1)
+        mexErrMsgIdAndTxt("attention:type",
+                          "block B must be a 1x1 struct with fields W_Q, W_K, "
+                          "W_V, W_O, heads; got %s",
+                          describe(B, got, sizeof got));
+
+    const mxArray *heads = gw_field(B, "block B", "heads");
+    const double h = mxIsNumeric(heads) && !mxIsComplex(heads)
+                     && !mxIsSparse(heads)
+                     && mxGetNumberOfElements(heads) == 1
+                     ? mxGetScalar(heads) : 0.0;
+    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h)))
+        mexErrMsgIdAndTxt("attention:heads",
+                          "B.heads must be a positive integer scalar; got %s",
+                          describe(heads, got, sizeof got));
+    s->heads = (attn_int) h;
+
+    gw_dims dq, dk, dv, dout;
+    w->W_Q = gw_double(gw_field(B, "block B", "W_Q"), "B.W_Q", 2, &dq);
+    w->W_K = gw_double(gw_field(B, "block B", "W_K"), "B.W_K", 2, &dk);
+    w->W_V = gw_double(gw_field(B, "block B", "W_V"), "B.W_V", 2, &dv);
+    w->W_O = gw_double(gw_field(B, "block B", "W_O"), "B.W_O", 2, &dout);
+
+    const attn_int hk = dq.dim[1], hv = dv.dim[1];
+    expect_2d("B.W_Q", &dq, d, hk, "d x h*dk, d the width of the query rows");
+    expect_2d("B.W_K", &dk, d_src, hk,
+              "d_src x h*dk, d_src the width of the key/value rows and "
+              "h*dk the columns of B.W_Q");
+    expect_2d("B.W_V", &dv, d_src, hv,
+              "d_src x h*dv, d_src the width of the key/value rows");
+    expect_2d("B.W_O", &dout, hv, d,
+              "h*dv x d, h*dv the columns of B.W_V and d the width of the "
+              "query rows");
+    if (hk % s->heads != 0 || hv % s->heads != 0)
+        mexErrMsgIdAndTxt("attention:heads",
+                          "B.heads = %ld must divide the %ld columns of "
+                          "B.W_Q and the %ld columns of B.W_V",
+                          (long) s->heads, (long) hk, (long) hv);
+    s->dk = hk / s->heads;
+    s->dv = hv / s->heads;
+    s->d = d;
+    s->d_src = d_src;
+    gw_fits_blas("h*dk", hk);
+    gw_fits_blas("h*dv", hv);
+    gw_fits_blas("d", d);
+    gw_fits_blas("d_src", d_src);
+}
+
+/* ---- attn_self, attn_masked, attn_cross ---------------------------------- */
+
+static const char *kind_name(block_kind kind)
+{
+    return kind == BLOCK_SELF ? "self" : kind == BLOCK_MASKED ? "masked"
+                                                              : "cross";
+}
+
+void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
+                      int nrhs, const mxArray *prhs[])
+{
+    const int cross = kind == BLOCK_CROSS;
+    const int b_arg = cross ? 2 : 1;  /* position of B, then key_allow */
+    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 2, 2);
+
+    gw_dims dq, dkv, dmask;
+    const char *q_name = cross ? "D" : "X";
+    const double *Xq = gw_double(prhs[0], q_name, 3, &dq);
+    const double *Xkv = Xq;
+    dkv = dq;
+    if (cross) {
+        Xkv = gw_double(prhs[1], "E", 3, &dkv);
+        gw_dims want = dkv;
+        want.dim[2] = dq.dim[2];
+        gw_expect("E", &dkv, &want, "m x d_src x Bt, Bt the batch size of D");
+    }
+
+    attn_shape s;
+    attn_weights w;
+    gw_block(prhs[b_arg], dq.dim[1], dkv.dim[1], &w, &s);
+    s.n = dq.dim[0];
+    s.m = dkv.dim[0];
+    s.batch = dq.dim[2];
+    s.causal = kind == BLOCK_MASKED;
+    gw_fits_blas("n", s.n);
+    gw_fits_blas("m", s.m);
+
+    const unsigned char *key_allow = NULL;
+    /* [] (double or logical) stands for "no mask" */
+    const mxArray *mask_arg = nrhs > b_arg + 1 ? prhs[b_arg + 1] : NULL;
+    const int has_mask = mask_arg != NULL
+        && !(mxIsEmpty(mask_arg) && (mxIsDouble(mask_arg)
+                                     || mxIsLogical(mask_arg)));
+    if (has_mask) {
+        key_allow = gw_logical(mask_arg, "key_allow", 2, &dmask);
+        gw_dims want = { 2, { s.m, s.batch, 1, 1, 1, 1, 1, 1 } };
+        for (int k = 0; k < GW_MAX_DIMS; k++)
+            if (dmask.dim[k] != want.dim[k]) {
+                char g[96], wt[96];
+                mexErrMsgIdAndTxt("attention:mask",
+                                  "key_allow must be m x Bt (%s: one column "
+                                  "per batch item, true = real token); got %s",
+                                  dims_text(&want, wt, sizeof wt),
+                                  dims_text(&dmask, g, sizeof g));
+            }
+    }
+
+    const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
+    const attn_int hk = h * s.dk, hv = h * s.dv, d = s.d;
+    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
+                                  + (double) m * hv + 2.0 * n * m * h
+                                  + (double) n * hv + 3.0 * n * d
+                                  + (cross ? (double) m * s.d_src : 0.0)));
+
+    const attn_int q_dims[3] = { n, hk, Bt }, k_dims[3] = { m, hk, Bt };
+    const attn_int v_dims[3] = { m, hv, Bt }, w_dims[4] = { n, m, h, Bt };
+    const attn_int msg_dims[3] = { n, hv, Bt }, out_dims[3] = { n, d, Bt };
+    mxArray *Q = gw_new_double(3, q_dims), *K = gw_new_double(3, k_dims);
+    mxArray *V = gw_new_double(3, v_dims);
+    mxArray *scores = gw_new_double(4, w_dims), *A = gw_new_double(4, w_dims);
+    mxArray *message = gw_new_double(3, msg_dims);
+    mxArray *delta = gw_new_double(3, out_dims);
+    mxArray *out = gw_new_double(3, out_dims);
+    attn_trace t = { mxGetDoubles(Q), mxGetDoubles(K), mxGetDoubles(V),
+                     mxGetDoubles(scores), mxGetDoubles(A),
+                     mxGetDoubles(message), mxGetDoubles(delta),
+                     mxGetDoubles(out) };
+
+    double *work = mxMalloc(attn_block_forward_work(&s) * sizeof(double));
+    const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
+                                          work);
+    mxFree(work);
+    if (status == ATTN_ERR_OVERFLOW)
+        mexErrMsgIdAndTxt("attention:overflow",
+                          "a score Q*K'/sqrt(dk) overflowed the double "
+                          "range; scale the inputs down");
+
+    plhs[0] = mxDuplicateArray(out);
+    if (nlhs < 2) {
+        mxArray *parts[] = { Q, K, V, scores, A, message, delta, out };
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            mxDestroyArray(parts[i]);
+        return;
+    }
+
+    static const char *self_fields[] = {
+        "kind", "heads", "X", "key_allow", "Q", "K", "V", "scores", "A",
+        "message", "delta", "out" };
+    static const char *cross_fields[] = {
+        "kind", "heads", "D", "E", "key_allow", "Q", "K", "V", "scores", "A",
+        "message", "delta", "out" };
+    const int nfields = cross ? 13 : 12;
+    mxArray *T = mxCreateStructMatrix(1, 1, nfields,
+                                      cross ? cross_fields : self_fields);
+    mxSetField(T, 0, "kind", mxCreateString(kind_name(kind)));
+    mxSetField(T, 0, "heads", mxCreateDoubleScalar((double) h));
+    mxSetField(T, 0, q_name, mxDuplicateArray(prhs[0]));
+    if (cross)
+        mxSetField(T, 0, "E", mxDuplicateArray(prhs[1]));
+    mxSetField(T, 0, "key_allow",
+               has_mask ? mxDuplicateArray(mask_arg)
+                        : mxCreateLogicalMatrix(0, 0));
+    mxSetField(T, 0, "Q", Q);
+    mxSetField(T, 0, "K", K);
+    mxSetField(T, 0, "V", V);
+    mxSetField(T, 0, "scores", scores);
+    mxSetField(T, 0, "A", A);
+    mxSetField(T, 0, "message", message);
+    mxSetField(T, 0, "delta", delta);
+    mxSetField(T, 0, "out", out);
+    plhs[1] = T;
+}

@@ -1,0 +1,75 @@
+/* gateway.h: argument checking and packing shared by the MEX gateways.
+ * Every check raises an `attention:<what>` error naming the argument, what
+ * was expected and what was given; nothing here does arithmetic on data. */
+#ifndef ATTENTION_GATEWAY_H
+#define ATTENTION_GATEWAY_H
+
+#include "mex.h"
+#include "attention_core.h"
+
+/* The three attention blocks: one gateway serves them all. */
+typedef enum { BLOCK_SELF, BLOCK_MASKED, BLOCK_CROSS } block_kind;
+
+/* Most dimensions an array of the package has: rows, columns and up to
+ * this many trailing (page or batch) dimensions. */
+enum { GW_MAX_DIMS = 8 };
+
+typedef struct {
+    int ndims;                    /* >= 2 */
+    attn_int dim[GW_MAX_DIMS];    /* dim[k] = 1 past ndims */
+} gw_dims;
+
+void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out);
+
+/* A real, full, double, finite array of at most max_ndims dimensions. */
+const double *gw_double(const mxArray *a, const char *name, int max_ndims,
+                        gw_dims *dims);
+
+/* A logical array of at most max_ndims dimensions. */
+const unsigned char *gw_logical(const mxArray *a, const char *name,
+                                int max_ndims, gw_dims *dims);
+
+/* Raise attention:size unless dims match want (ndims entries compared,
+ * later entries must be 1). `what` describes the expected shape. */
+void gw_expect(const char *name, const gw_dims *got, const gw_dims *want,
+               const char *what);
+
+/* Product of dims[from..GW_MAX_DIMS-1]: the number of pages. */
+attn_int gw_pages(const gw_dims *dims, int from);
+
+/* Raise attention:toolarge when a BLAS dimension passes 2^31-1 or the
+ * arrays to allocate (total doubles) exceed the machine's memory. */
+void gw_fits_blas(const char *name, attn_int value);
+void gw_fits_memory(double total_doubles);
+
+/* An uninitialised double array with dims, or a logical copy. */
+mxArray *gw_new_double(int ndims, const attn_int *dims);
+
+/* The block struct: checks fields, classes, finiteness and every width
+ * against d (query side) and d_src (key/value side). */
+void gw_block(const mxArray *B, attn_int d, attn_int d_src,
+              attn_weights *w, attn_shape *s);
+
+/* A field of a struct, or an attention:field error. */
+const mxArray *gw_field(const mxArray *s, const char *sname,
+                        const char *field);
+
+/* Q, K, V of attn_sdpa and attn_sdpa_backward: Q n x dk x P..., K m x dk x
+ * P..., V m x dv x P..., the same trailing (page) dimensions. */
+typedef struct {
+    const double *Q, *K, *V;
+    gw_dims q_dims;
+    attn_int n, m, dk, dv, pages;
+} gw_sdpa;
+
+void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
+                      gw_sdpa *op);
+
+/* dims of an n x cols array with the pages of op: a result of attn_sdpa. */
+gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols);
+
+/* Shared body of attn_self, attn_masked and attn_cross. */
+void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
+                      int nrhs, const mxArray *prhs[]);
+
+#endif
