@@ -227,34 +227,34 @@ function src = trace_source (T, path, opts)
   if (isfield (parent, "heads"))
     heads = parent.heads;
   endif
-  [qside, kside] = block_sides (kind);
-  [qlab, klab] = trace_tokens (T, kind);
+  [qside, kside] = block_sides (kind, path);
+  [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts);
   name = path;
-  if (! isempty (kind) && ! strncmp (path, [kind, "."], numel (kind) + 1)
-      && isempty (strfind (path, ".")))
+  if (! isempty (kind) && isempty (strfind (path, ".")))
     name = [kind, ".", path];
   endif
-  src = struct ("M", double (M), "name", name, "rows", {{[]}}, "cols", {{[]}},
-                "axes", {{}}, "pagename", "batch", "colheads", 1);
+  src = struct ("M", double (M), "name", name, "rows", {{qlab}}, "cols", {{[]}},
+                "axes", {{qside, "width"}}, "pagename", "batch", "colheads", 1);
   switch (leaf)
     case {"scores", "A"}
       src.axes = {qside, kside};
-      src.rows = {qlab};
       src.cols = {klab};
       src.pagename = "head";
     case {"Q", "message"}
-      src.axes = {qside, "width"};
-      src.rows = {qlab};
       src.colheads = heads;
     case {"K", "V", "E"}
       src.axes = {kside, "width"};
       src.rows = {klab};
       src.colheads = heads * ! strcmp (leaf, "E");
-    case {"X", "D", "delta", "out"}
-      src.axes = {qside, "width"};
-      src.rows = {qlab};
+    case {"logits", "probs"}
+      src.axes = {"target", "vocabulary"};
+      src.cols = {vlab};
+    case {"X", "D", "delta", "out", "input", "after_self", "after_cross", ...
+          "after_ffn", "source_rows", "encoded", "target_rows", "decoder_out"}
     otherwise
       src.pagename = "plain";
+      src.axes = {};
+      src.rows = {[]};
   endswitch
   src.colheads = max (src.colheads, 1);
   ## labels that do not fit the matrix (e.g. one decoder step) are dropped
@@ -266,8 +266,9 @@ function src = trace_source (T, path, opts)
   endif
 endfunction
 
-## Axis names of a block's queries and keys, after seed 004's table.
-function [qside, kside] = block_sides (kind)
+## Axis names of a block's queries and keys, after seed 004's table; outside
+## a block, the stack the path starts in.
+function [qside, kside] = block_sides (kind, path)
   switch (kind)
     case "self"
       qside = "source"; kside = "source";
@@ -276,30 +277,37 @@ function [qside, kside] = block_sides (kind)
     case "cross"
       qside = "target"; kside = "source";
     otherwise
-      qside = "query"; kside = "key";
+      if (regexp (path, '^(encoder|encoded|source)'))
+        qside = "source";
+      elseif (regexp (path, '^(decoder|target|logits|probs)'))
+        qside = "target";
+      else
+        qside = "query";
+      endif
+      kside = "key";
   endswitch
 endfunction
 
-## Token labels stored in a model trace, if any (cellstr or []).
-function [qlab, klab] = trace_tokens (T, kind)
-  qlab = [];
-  klab = [];
-  src = field_or_empty (T, "source_tokens");
-  tgt = field_or_empty (T, "target_tokens");
-  switch (kind)
-    case "self"
-      qlab = src; klab = src;
-    case "masked"
-      qlab = tgt; klab = tgt;
-    case "cross"
-      qlab = tgt; klab = src;
-  endswitch
+## Token labels of a model trace (source_labels, target_labels,
+## vocab_labels) for the query side, key side and vocabulary, or [].
+function [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts)
+  lab.source = field_or_empty (T, "source_labels", opts);
+  lab.target = field_or_empty (T, "target_labels", opts);
+  lab.query = [];
+  lab.key = [];
+  qlab = lab.(qside);
+  klab = lab.(kside);
+  vlab = field_or_empty (T, "vocab_labels", opts);
 endfunction
 
-function v = field_or_empty (T, f)
+## T.(f), or [] when absent; a cell of per-item cells gives the batch item.
+function v = field_or_empty (T, f, opts)
   v = [];
   if (isfield (T, f))
     v = T.(f);
+    if (iscell (v) && ! isempty (v) && iscell (v{1}))
+      v = v{max ([opts.batch, 1])};
+    endif
   endif
 endfunction
 
@@ -352,18 +360,25 @@ endfunction
 
 %!test
 %! ## a nested model trace with token lists
-%! tr.source_tokens = {"the", "river", "bank", "<eos>"};
-%! tr.target_tokens = {"<bos>", "la"};
-%! tr.decoder{1}.cross = struct ("kind", "cross", "heads", 1, "A", [0.1 0.6 0.2 0.1; 0.25 0.25 0.25 0.25]);
-%! t = attn_show (tr, "decoder{1}.cross.A", "decimals", 2);
-%! assert (strncmp (t, "decoder{1}.cross.A  (2×4: target × source)", 44));
+%! tr.source_labels = {"the", "river", "bank", "<eos>"};
+%! tr.target_labels = {"<bos>", "la"};
+%! tr.vocab_labels = {"<eos>", "la", "rive"};
+%! tr.decoder(1).cross = struct ("kind", "cross", "heads", 1, "A", [0.1 0.6 0.2 0.1; 0.25 0.25 0.25 0.25]);
+%! tr.probs = [0.2 0.3 0.5; 0 0 1];
+%! t = attn_show (tr, "decoder(1).cross.A", "decimals", 2);
+%! assert (strncmp (t, "decoder(1).cross.A  (2×4: target × source)", 44));
 %! lines = strsplit (t, "\n");
-%! assert (strsplit (strtrim (lines{2})), tr.source_tokens);
+%! assert (strsplit (strtrim (lines{2})), tr.source_labels);
 %! assert (strsplit (lines{4}), {"la", "0.25", "0.25", "0.25", "0.25"});
+%! t = attn_show (tr, "probs");
+%! lines = strsplit (t, "\n");
+%! assert (lines{1}, "probs  (2×3: target × vocabulary)");
+%! assert (strsplit (strtrim (lines{2})), tr.vocab_labels);
 
 %!error <expected 3 labels, got 2> attn_show (eye (3), "a b")
 %!error id=attention:size attn_show (eye (3), {"a", "b"}, [])
 %!error id=attention:type attn_show ({1})
 %!error id=attention:field attn_show (struct ("A", 1), "B")
 %!error id=attention:field attn_show (struct ("A", 1), "A{2}")
+%!error id=attention:field attn_show (struct ("A", {1, 2}), "A(3)")
 %!error id=attention:size attn_show (struct ("kind", "self", "A", ones (2, 2, 2)), "A", "head", 3)
