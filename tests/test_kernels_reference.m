@@ -2,31 +2,13 @@
 ## can be trusted as the yardstick for the MEX kernels: its gradients against
 ## central finite differences, its masking rules by hand.
 
-%!shared cases
-%! ## kind, n, m, d, d_src, h, dk, dv, Bt, with key mask
-%! cases = {"self",   3, 3, 4, 4, 2, 3, 2, 2, true
-%!          "masked", 4, 4, 3, 3, 1, 2, 3, 1, false
-%!          "masked", 3, 3, 5, 5, 3, 2, 1, 2, true
-%!          "cross",  3, 4, 3, 5, 2, 2, 3, 2, true
-%!          "cross",  4, 2, 2, 3, 1, 3, 2, 1, false};
-
 %!test
 %! ## block gradients of every weight and input agree with finite differences
 %! randn ("state", 7);  rand ("state", 7);
+%! cases = kernel_cases ("block");
 %! for c = 1:rows (cases)
-%!   [kind, n, m, d, d_src, h, dk, dv, Bt, masked] = cases{c,:};
-%!   B = ref_rand_block (d, d_src, h, dk, dv);
-%!   Xq = randn (n, d, Bt);
-%!   Xkv = [];
-%!   if (strcmp (kind, "cross"))
-%!     Xkv = randn (m, d_src, Bt);
-%!   endif
-%!   key_allow = [];
-%!   if (masked)
-%!     key_allow = rand (m, Bt) > 0.3;
-%!     key_allow(1,:) = true;
-%!   endif
-%!   dY = randn (n, d, Bt);
+%!   kind = cases{c,1};
+%!   [B, Xq, Xkv, key_allow, dY] = kernel_block_inputs (cases(c,:));
 %!   [~, T] = ref_block (kind, Xq, Xkv, B, key_allow);
 %!   G = ref_block_backward (dY, T, B);
 %!   G_fd = ref_block_findiff (@ref_block, kind, Xq, Xkv, B, key_allow, dY);
