@@ -138,9 +138,11 @@ void gw_fits_blas(const char *name, attn_int value)
 
 void gw_fits_memory(double total_doubles)
 {
+    static double machine = -1;  /* bytes; asking the kernel is slow */
     const double bytes = 8.0 * total_doubles;
-    const double machine = (double) sysconf(_SC_PHYS_PAGES)
-                           * (double) sysconf(_SC_PAGESIZE);
+    if (machine < 0)
+        machine = (double) sysconf(_SC_PHYS_PAGES)
+                  * (double) sysconf(_SC_PAGESIZE);
     if (machine > 0 && bytes > machine)
         mexErrMsgIdAndTxt("attention:toolarge",
                           "the result needs %.3g GiB, more than the %.3g GiB "
