@@ -1,0 +1,169 @@
+## Every kind of bad input to the MEX gateways raises an error with an
+## identifier attention:<what> (doc/ARCHITECTURE.md), and the message names
+## the argument.  Good inputs: Q 3×2, K 4×2, V 4×5; X 4×3 with a 2-head block.
+
+%!shared Q, K, V, X, B, D, E, Bc, T, Tc, dY
+%! Q = rand (3, 2);  K = rand (4, 2);  V = rand (4, 5);
+%! X = rand (4, 3);
+%! B = struct ("W_Q", rand (3, 4), "W_K", rand (3, 4), "W_V", rand (3, 2),
+%!             "W_O", rand (2, 3), "heads", 2);
+%! D = rand (2, 3);  E = rand (5, 6);
+%! Bc = struct ("W_Q", rand (3, 4), "W_K", rand (6, 4), "W_V", rand (6, 2),
+%!              "W_O", rand (2, 3), "heads", 2);
+%! [~, T] = attn_self (X, B);
+%! [~, Tc] = attn_cross (D, E, Bc);
+%! dY = rand (4, 3);
+
+%!function err = caught (f)
+%!  err = [];
+%!  try
+%!    f ();
+%!  catch err
+%!  end_try_catch
+%!endfunction
+
+## Checks the identifier and that the message contains every word given.
+%!function check_error (f, id, varargin)
+%!  err = caught (f);
+%!  assert (! isempty (err), "no error raised");
+%!  assert (err.identifier, id);
+%!  for w = varargin
+%!    assert (! isempty (strfind (err.message, w{1})),
+%!            sprintf ("message '%s' lacks '%s'", err.message, w{1}));
+%!  endfor
+%!endfunction
+
+## ---- attn_sdpa
+%!error id=attention:nargin attn_sdpa ()
+%!error id=attention:nargin attn_sdpa (Q, K)
+%!error id=attention:nargin attn_sdpa (Q, K, V, true (3, 4), 1)
+%!error id=attention:nargout [a, b, c, d] = attn_sdpa (Q, K, V)
+%!error id=attention:type attn_sdpa (single (1), 1, 1)
+%!error id=attention:type attn_sdpa (Q, int32 (K), V)
+%!error id=attention:type attn_sdpa (Q, K, V + 1i)
+%!error id=attention:type attn_sdpa (sparse (Q), K, V)
+%!error id=attention:type attn_sdpa (Q, K, true (4, 5))
+%!error id=attention:type attn_sdpa ({Q}, K, V)
+%!error id=attention:size attn_sdpa (Q, rand (4, 3), V)
+%!error id=attention:size attn_sdpa (Q, K, rand (3, 5))
+%!error id=attention:size attn_sdpa (rand (3, 2, 2), rand (4, 2, 3), rand (4, 5, 3))
+%!error id=attention:size attn_sdpa (rand (3, 2, 2), rand (4, 2, 2), rand (4, 5, 3))
+%!error id=attention:mask attn_sdpa (Q, K, V, true (4, 3))
+%!error id=attention:mask attn_sdpa (Q, K, V, true (3, 4, 2))
+%!error id=attention:mask attn_sdpa (Q, K, V, "causl")
+%!error id=attention:type attn_sdpa (Q, K, V, ones (3, 4))
+%!error id=attention:type attn_sdpa (Q, K, V, sparse (true (3, 4)))
+%!error id=attention:nonfinite attn_sdpa ([NaN 1; Q(2:3,:)], K, V)
+%!error id=attention:nonfinite attn_sdpa (Q, [Inf 1; K(2:4,:)], V)
+%!error id=attention:nonfinite attn_sdpa (Q, K, [-Inf 1 1 1 1; V(2:4,:)])
+
+%!test
+%! check_error (@() attn_sdpa (Q, rand (4, 3), V), "attention:size", "K", "4x3");
+%! check_error (@() attn_sdpa (Q, K, V, true (4, 3)), "attention:mask", "allow", "4x3");
+%! check_error (@() attn_sdpa (Q, K, single (V)), "attention:type", "V", "single");
+%! check_error (@() attn_sdpa (Q, K, V, "causl"), "attention:mask", "allow", "causl");
+
+## ---- attn_sdpa_backward
+%!error id=attention:nargin attn_sdpa_backward (Q, K, V, V)
+%!error id=attention:nargin attn_sdpa_backward (rand (3, 5), Q, K, V, rand (3, 4), 1)
+%!error id=attention:nargout [a, b, c, d] = attn_sdpa_backward (rand (3, 5), Q, K, V, rand (3, 4))
+%!error id=attention:type attn_sdpa_backward (single (rand (3, 5)), Q, K, V, rand (3, 4))
+%!error id=attention:type attn_sdpa_backward (rand (3, 5), Q, K, V, true (3, 4))
+%!error id=attention:size attn_sdpa_backward (rand (3, 4), Q, K, V, rand (3, 4))
+%!error id=attention:size attn_sdpa_backward (rand (3, 5), Q, K, V, rand (4, 3))
+%!error id=attention:size attn_sdpa_backward (rand (3, 5), Q, K, rand (3, 5), rand (3, 4))
+%!error id=attention:nonfinite attn_sdpa_backward ([NaN(1, 5); rand(2, 5)], Q, K, V, rand (3, 4))
+
+%!test
+%! check_error (@() attn_sdpa_backward (rand (3, 4), Q, K, V, rand (3, 4)),
+%!              "attention:size", "dM", "3x4");
+
+## ---- attn_self and attn_masked (same gateway rules)
+%!error id=attention:nargin attn_self (X)
+%!error id=attention:nargin attn_self (X, B, true (4, 1), 1)
+%!error id=attention:nargout [a, b, c] = attn_self (X, B)
+%!error id=attention:type attn_self (single (X), B)
+%!error id=attention:type attn_self (X + 1i, B)
+%!error id=attention:type attn_self (sparse (X), B)
+%!error id=attention:type attn_self (X, {B})
+%!error id=attention:type attn_self (X, setfield (B, "W_Q", single (B.W_Q)))
+%!error id=attention:field attn_self (X, rmfield (B, "W_Q"))
+%!error id=attention:field attn_self (X, rmfield (B, "heads"))
+%!error id=attention:field attn_masked (X, rmfield (B, "W_O"))
+%!error id=attention:heads attn_self (X, setfield (B, "heads", 0))
+%!error id=attention:heads attn_self (X, setfield (B, "heads", 1.5))
+%!error id=attention:heads attn_self (X, setfield (B, "heads", 3))
+%!error id=attention:heads attn_masked (X, setfield (B, "heads", -2))
+%!error id=attention:heads attn_self (X, setfield (B, "heads", [2 2]))
+%!error id=attention:heads attn_self (X, setfield (B, "heads", "2"))
+%!error id=attention:heads attn_self (X, setfield (B, "heads", NaN))
+%!error id=attention:type attn_self (X, [B, B])
+%!error id=attention:type attn_self (X, setfield (B, "W_Q", sparse (B.W_Q)))
+%!error id=attention:size attn_self (rand (4, 2), B)
+%!error id=attention:size attn_self (X, setfield (B, "W_K", rand (2, 4)))
+%!error id=attention:size attn_self (X, setfield (B, "W_K", rand (3, 6)))
+%!error id=attention:size attn_self (X, setfield (B, "W_O", rand (4, 3)))
+%!error id=attention:size attn_masked (X, setfield (B, "W_O", rand (2, 4)))
+%!error id=attention:mask attn_self (X, B, true (3, 1))
+%!error id=attention:mask attn_masked (X, B, true (4, 2))
+%!error id=attention:mask attn_self (rand (4, 3, 2), B, true (4, 1))
+%!error id=attention:type attn_self (X, B, ones (4, 1))
+%!error id=attention:type attn_masked (X, B, "causal")
+%!error id=attention:nonfinite attn_self ([NaN 1 1; X(2:4,:)], B)
+%!error id=attention:nonfinite attn_masked (X, setfield (B, "W_V", [Inf 1; rand(2, 2)]))
+
+%!test
+%! check_error (@() attn_self (X, rmfield (B, "W_K")), "attention:field", "B", "W_K");
+%! check_error (@() attn_self (X, B, true (3, 1)), "attention:mask", "key_allow", "3x1");
+%! check_error (@() attn_masked (rand (4, 2), B), "attention:size", "W_Q", "3x4");
+%! check_error (@() attn_self (X, setfield (B, "heads", 3)), "attention:heads", "heads");
+
+## ---- attn_cross
+%!error id=attention:nargin attn_cross (D, E)
+%!error id=attention:nargin attn_cross (D, E, Bc, true (5, 1), 1)
+%!error id=attention:nargout [a, b, c] = attn_cross (D, E, Bc)
+%!error id=attention:type attn_cross (D, single (E), Bc)
+%!error id=attention:type attn_cross (D, E, "Bc")
+%!error id=attention:field attn_cross (D, E, rmfield (Bc, "W_V"))
+%!error id=attention:heads attn_cross (D, E, setfield (Bc, "heads", 4))
+%!error id=attention:size attn_cross (D, rand (5, 3), Bc)
+%!error id=attention:size attn_cross (rand (2, 4), E, Bc)
+%!error id=attention:size attn_cross (rand (2, 3, 2), rand (5, 6, 3), Bc)
+%!error id=attention:mask attn_cross (D, E, Bc, true (2, 1))
+%!error id=attention:type attn_cross (D, E, Bc, int8 ([1 1 1 1 1]'))
+%!error id=attention:nonfinite attn_cross (D, [NaN(1, 6); rand(4, 6)], Bc)
+
+%!test
+%! check_error (@() attn_cross (D, rand (5, 3), Bc), "attention:size", "W_K", "6x4");
+%! check_error (@() attn_cross (D, E, Bc, true (2, 1)), "attention:mask", "key_allow", "2x1");
+
+## ---- attn_backward
+%!error id=attention:nargin attn_backward (dY, T)
+%!error id=attention:nargin attn_backward (dY, T, B, 1)
+%!error id=attention:nargout [a, b] = attn_backward (dY, T, B)
+%!error id=attention:type attn_backward (single (dY), T, B)
+%!error id=attention:type attn_backward (dY, 1, B)
+%!error id=attention:size attn_backward (rand (4, 2), T, B)
+%!error id=attention:size attn_backward (rand (3, 3), Tc, Bc)
+%!error id=attention:size attn_backward (dY, T, Bc)
+%!error id=attention:field attn_backward (dY, rmfield (T, "A"), B)
+%!error id=attention:field attn_backward (dY, rmfield (T, "X"), B)
+%!error id=attention:field attn_backward (rand (2, 3), rmfield (Tc, "E"), Bc)
+%!error id=attention:field attn_backward (dY, T, rmfield (B, "W_O"))
+%!error id=attention:size attn_backward (dY, setfield (T, "A", rand (4, 4)), B)
+%!error id=attention:size attn_backward (dY, setfield (T, "Q", rand (4, 3)), B)
+%!error id=attention:nonfinite attn_backward (dY, setfield (T, "A", NaN (4, 4, 2)), B)
+%!error id=attention:nonfinite attn_backward ([NaN 1 1; dY(2:4,:)], T, B)
+
+%!test
+%! check_error (@() attn_backward (rand (4, 2), T, B), "attention:size", "dY", "4x2");
+%! check_error (@() attn_backward (dY, rmfield (T, "A"), B), "attention:field", "T", "A");
+
+%!test
+%! ## empty sizes never crash: either a result or attention:size
+%! cases = {@() attn_sdpa (zeros (0, 2), K, V), @() attn_sdpa (Q, zeros (0, 2), zeros (0, 5)),
+%!          @() attn_self (zeros (0, 3), B), @() attn_cross (D, zeros (0, 6), Bc)};
+%! for c = 1:numel (cases)
+%!   err = caught (cases{c});
+%!   assert (isempty (err) || strcmp (err.identifier, "attention:size"));
+%! endfor
