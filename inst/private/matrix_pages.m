@@ -1,0 +1,238 @@
+## -*- texinfo -*-
+## @deftypefn {} {[@var{pages}, @var{opts}] =} matrix_pages (@var{args}, @var{argname}, @var{caller}, @var{defaults})
+## The 2-D pages of the matrix an inspection call names, each with its title
+## and row and column labels.  @var{args} are the caller's arguments
+## (@code{M [, rows, cols [, title]]} or @code{T, path}, then options);
+## @var{defaults} is the struct of the caller's options and their defaults
+## (it must hold @code{rows}, @code{cols}, @code{title}, @code{axes},
+## @code{head}, @code{batch}).  A trace path gets the axes and labels of
+## its block kind (seed 004's table) and the trace's token lists.
+## @end deftypefn
+
+function [pages, opts] = matrix_pages (args, argname, caller, defaults)
+  if (isstruct (args{1}))
+    if (numel (args) < 2 || ! ischar (args{2}))
+      error ("attention:type", "%s: FIELD: expected a field path string after the trace struct", caller);
+    endif
+    [opts, rest] = parse_options (args(3:end), caller, defaults);
+    src = trace_source (args{1}, args{2}, opts, caller);
+  else
+    M = args{1};
+    if (! (isnumeric (M) || islogical (M)) || ! isreal (M))
+      error ("attention:type", "%s: M: expected a real numeric array, got %s", caller, class (M));
+    endif
+    k = 2;
+    lab = {[], []};
+    while (k <= numel (args) && k <= 3 && ! is_option (args{k}, defaults))
+      lab{k-1} = args{k};
+      k++;
+    endwhile
+    if (k == 4 && k <= numel (args) && ischar (args{k}) && ! is_option (args{k}, defaults))
+      ttl = args{k};
+      k++;
+    else
+      ttl = ifelse_str (isempty (argname), "M", argname);
+    endif
+    [opts, rest] = parse_options (args(k:end), caller, defaults);
+    src = struct ("M", double (M), "name", ttl, "rows", {lab(1)}, "cols", {lab(2)},
+                  "axes", {{}}, "pagename", "plain", "colheads", 1);
+  endif
+  if (! isempty (rest))
+    error ("attention:nargin", "%s: unexpected argument %d", caller, numel (args) - numel (rest) + 1);
+  endif
+  pages = make_pages (src, opts, caller);
+endfunction
+
+function tf = is_option (a, defaults)
+  tf = ischar (a) && any (strcmpi (a, fieldnames (defaults)));
+endfunction
+
+function s = ifelse_str (c, a, b)
+  if (c)
+    s = a;
+  else
+    s = b;
+  endif
+endfunction
+
+function [opts, rest] = parse_options (args, caller, opts)
+  names = fieldnames (opts);
+  rest = {};
+  k = 1;
+  while (k <= numel (args))
+    if (! ischar (args{k}) || ! any (strcmpi (args{k}, names)))
+      rest = args(k:end);
+      return;
+    elseif (k == numel (args))
+      error ("attention:nargin", "%s: option \"%s\" needs a value", caller, args{k});
+    endif
+    opts.(lower (args{k})) = args{k+1};
+    k += 2;
+  endwhile
+  if (isfield (opts, "decimals")
+      && ! (isscalar (opts.decimals) && opts.decimals >= 0 && opts.decimals == fix (opts.decimals)))
+    error ("attention:type", "%s: \"decimals\": expected a non-negative integer", caller);
+  endif
+endfunction
+
+## Split src.M into 2-D pages with titles; heads and batch items of a trace.
+function pages = make_pages (src, opts, caller)
+  M = src.M;
+  sz = size (M);
+  npage = prod (sz(3:end));
+  if (! isempty (opts.rows)), src.rows = {opts.rows}; endif
+  if (! isempty (opts.cols)), src.cols = {opts.cols}; endif
+  if (! isempty (opts.axes)), src.axes = opts.axes; endif
+  if (! isempty (opts.title)), src.name = opts.title; endif
+  rows = as_labels (src.rows{1}, sz(1), "row labels");
+  cols = as_labels (src.cols{1}, sz(2), "column labels");
+  if (src.colheads > 1 && isempty (opts.cols))
+    w = sz(2) / src.colheads;
+    cols = arrayfun (@(j) sprintf ("%d:%d", ceil (j / w), mod (j - 1, w) + 1), 1:sz(2),
+                     "UniformOutput", false);
+  endif
+  ## which pages: dims 3.. are (head, batch) for per-head fields, (batch) else
+  idx = cell (1, max (numel (sz) - 2, 1));
+  [idx{:}] = ind2sub ([sz(3:end), 1], (1:npage)');
+  sel = true (npage, 1);
+  if (strcmp (src.pagename, "head"))
+    hb = [idx{1}, idx{min (2, end)} .* (numel (idx) > 1) + (numel (idx) == 1)];
+    if (! isempty (opts.head)), sel &= hb(:,1) == opts.head; endif
+    if (! isempty (opts.batch)), sel &= hb(:,2) == opts.batch; endif
+  elseif (strcmp (src.pagename, "batch") && ! isempty (opts.batch))
+    sel &= idx{1} == opts.batch;
+  endif
+  if (! any (sel))
+    error ("attention:size", "%s: head/batch: no such page in a %s array",
+           caller, shape_str (sz));
+  endif
+  if (isempty (src.axes))
+    shape = sprintf ("(%s)", shape_str (sz(1:2)));
+  else
+    shape = sprintf ("(%s: %s × %s)", shape_str (sz(1:2)), src.axes{:});
+  endif
+  pages = struct ("M", {}, "title", {}, "rows", {}, "cols", {});
+  for p = find (sel)'
+    pagetitle = [src.name, "  ", shape];
+    if (npage > 1)
+      pagetitle = [pagetitle, "  ", page_label(src.pagename, cellfun (@(v) v(p), idx))];
+    endif
+    pages(end+1) = struct ("M", M(:,:,p), "title", pagetitle, "rows", {rows}, "cols", {cols});
+  endfor
+endfunction
+
+function s = page_label (kind, sub)
+  switch (kind)
+    case "head"
+      s = sprintf ("head %d", sub(1));
+      if (numel (sub) > 1)
+        s = [s, sprintf(", item %d", sub(2))];
+      endif
+    case "batch"
+      s = sprintf ("item %d", sub(1));
+    otherwise
+      s = ["(:,:", sprintf(",%d", sub), ")"];
+  endswitch
+endfunction
+
+function s = shape_str (sz)
+  s = strjoin (arrayfun (@num2str, sz, "UniformOutput", false), "×");
+endfunction
+
+## The matrix at PATH inside trace T, with the axes and labels the trace knows.
+function src = trace_source (T, path, opts, caller)
+  [M, parent, leaf] = trace_get (T, path);
+  if (! (isnumeric (M) || islogical (M)))
+    error ("attention:type", "%s: field %s is a %s, not a numeric array", caller, path, class (M));
+  endif
+  kind = "";
+  if (isfield (parent, "kind"))
+    kind = parent.kind;
+  endif
+  heads = 1;
+  if (isfield (parent, "heads"))
+    heads = parent.heads;
+  endif
+  [qside, kside] = block_sides (kind, path);
+  [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts);
+  name = path;
+  if (! isempty (kind) && isempty (strfind (path, ".")))
+    name = [kind, ".", path];
+  endif
+  src = struct ("M", double (M), "name", name, "rows", {{qlab}}, "cols", {{[]}},
+                "axes", {{qside, "width"}}, "pagename", "batch", "colheads", 1);
+  switch (leaf)
+    case {"scores", "A"}
+      src.axes = {qside, kside};
+      src.cols = {klab};
+      src.pagename = "head";
+    case {"Q", "message"}
+      src.colheads = heads;
+    case {"K", "V", "E"}
+      src.axes = {kside, "width"};
+      src.rows = {klab};
+      src.colheads = heads * ! strcmp (leaf, "E");
+    case {"logits", "probs"}
+      src.axes = {"target", "vocabulary"};
+      src.cols = {vlab};
+    case {"X", "D", "delta", "out", "input", "after_self", "after_cross", ...
+          "after_ffn", "source_rows", "encoded", "target_rows", "decoder_out"}
+    otherwise
+      src.pagename = "plain";
+      src.axes = {};
+      src.rows = {[]};
+  endswitch
+  src.colheads = max (src.colheads, 1);
+  ## labels that do not fit the matrix (e.g. one decoder step) are dropped
+  if (! isempty (src.rows{1}) && numel (src.rows{1}) != rows (M))
+    src.rows = {[]};
+  endif
+  if (! isempty (src.cols{1}) && numel (src.cols{1}) != columns (M))
+    src.cols = {[]};
+  endif
+endfunction
+
+## Axis names of a block's queries and keys, after seed 004's table; outside
+## a block, the stack the path starts in.
+function [qside, kside] = block_sides (kind, path)
+  switch (kind)
+    case "self"
+      qside = "source"; kside = "source";
+    case "masked"
+      qside = "target"; kside = "target";
+    case "cross"
+      qside = "target"; kside = "source";
+    otherwise
+      if (regexp (path, '^(encoder|encoded|source)'))
+        qside = "source";
+      elseif (regexp (path, '^(decoder|target|logits|probs)'))
+        qside = "target";
+      else
+        qside = "query";
+      endif
+      kside = "key";
+  endswitch
+endfunction
+
+## Token labels of a model trace (source_labels, target_labels,
+## vocab_labels) for the query side, key side and vocabulary, or [].
+function [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts)
+  lab.source = field_or_empty (T, "source_labels", opts);
+  lab.target = field_or_empty (T, "target_labels", opts);
+  lab.query = [];
+  lab.key = [];
+  qlab = lab.(qside);
+  klab = lab.(kside);
+  vlab = field_or_empty (T, "vocab_labels", opts);
+endfunction
+
+## T.(f), or [] when absent; a cell of per-item cells gives the batch item.
+function v = field_or_empty (T, f, opts)
+  v = [];
+  if (isfield (T, f))
+    v = T.(f);
+    if (iscell (v) && ! isempty (v) && iscell (v{1}))
+      v = v{max ([opts.batch, 1])};
+    endif
+  endif
+endfunction
