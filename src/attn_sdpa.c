@@ -31,8 +31,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             one.dim[k] = 1;
         if (gw_pages(&got, 2) > 1)
             one = shared;
-        gw_expect("allow", &got, &one, "n x m, or n x m x P... with the "
-                  "pages of Q (logical, true = may attend)");
+        gw_expect_as("attention:mask", "allow", &got, &one, "n x m, or "
+                     "n x m x P... with the pages of Q (logical, true = may "
+                     "attend)");
         mask_stride = gw_pages(&got, 2) > 1 ? n * m : 0;
     }
     gw_fits_memory((double) op.pages * ((double) n * op.dv + 2.0 * n * m));

@@ -107,17 +107,23 @@ const unsigned char *gw_logical(const mxArray *a, const char *name,
     return (const unsigned char *) mxGetLogicals(a);
 }
 
-void gw_expect(const char *name, const gw_dims *got, const gw_dims *want,
-               const char *what)
+void gw_expect_as(const char *id, const char *name, const gw_dims *got,
+                  const gw_dims *want, const char *what)
 {
     for (int k = 0; k < GW_MAX_DIMS; k++) {
         if (got->dim[k] != want->dim[k]) {
             char g[96], w[96];
-            mexErrMsgIdAndTxt("attention:size", "%s must be %s (%s); got %s",
+            mexErrMsgIdAndTxt(id, "%s must be %s (%s); got %s",
                               name, what, dims_text(want, w, sizeof w),
                               dims_text(got, g, sizeof g));
         }
     }
+}
+
+void gw_expect(const char *name, const gw_dims *got, const gw_dims *want,
+               const char *what)
+{
+    gw_expect_as("attention:size", name, got, want, what);
 }
 
 attn_int gw_pages(const gw_dims *dims, int from)
@@ -311,15 +317,9 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     if (has_mask) {
         key_allow = gw_logical(mask_arg, "key_allow", 2, &dmask);
         gw_dims want = { 2, { s.m, s.batch, 1, 1, 1, 1, 1, 1 } };
-        for (int k = 0; k < GW_MAX_DIMS; k++)
-            if (dmask.dim[k] != want.dim[k]) {
-                char g[96], wt[96];
-                mexErrMsgIdAndTxt("attention:mask",
-                                  "key_allow must be m x Bt (%s: one column "
-                                  "per batch item, true = real token); got %s",
-                                  dims_text(&want, wt, sizeof wt),
-                                  dims_text(&dmask, g, sizeof g));
-            }
+        gw_expect_as("attention:mask", "key_allow", &dmask, &want,
+                     "m x Bt, one column per batch item (true = real "
+                     "token)");
     }
 
     const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
@@ -329,19 +329,38 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                                   + (double) n * hv + 3.0 * n * d
                                   + (cross ? (double) m * s.d_src : 0.0)));
 
-    const attn_int q_dims[3] = { n, hk, Bt }, k_dims[3] = { m, hk, Bt };
-    const attn_int v_dims[3] = { m, hv, Bt }, w_dims[4] = { n, m, h, Bt };
-    const attn_int msg_dims[3] = { n, hv, Bt }, out_dims[3] = { n, d, Bt };
-    mxArray *Q = gw_new_double(3, q_dims), *K = gw_new_double(3, k_dims);
-    mxArray *V = gw_new_double(3, v_dims);
-    mxArray *scores = gw_new_double(4, w_dims), *A = gw_new_double(4, w_dims);
-    mxArray *message = gw_new_double(3, msg_dims);
-    mxArray *delta = gw_new_double(3, out_dims);
-    mxArray *out = gw_new_double(3, out_dims);
-    attn_trace t = { mxGetDoubles(Q), mxGetDoubles(K), mxGetDoubles(V),
-                     mxGetDoubles(scores), mxGetDoubles(A),
-                     mxGetDoubles(message), mxGetDoubles(delta),
-                     mxGetDoubles(out) };
+    /* The trace arrays, in the order of attn_trace.  Without a request for
+     * T they live in one scratch buffer and only Y is created. */
+    enum { PARTS = 7 };
+    static const char *part_names[PARTS] = {
+        "Q", "K", "V", "scores", "A", "message", "delta" };
+    const attn_int part_dims[PARTS][4] = {
+        { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
+        { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
+    const int want_trace = nlhs > 1;
+    mxArray *parts[PARTS] = { NULL };
+    double *buf[PARTS], *scratch = NULL;
+    size_t numel[PARTS], total = 0;
+    for (int i = 0; i < PARTS; i++) {
+        const int nd = i == 3 || i == 4 ? 4 : 3;
+        numel[i] = 1;
+        for (int k = 0; k < nd; k++)
+            numel[i] *= (size_t) part_dims[i][k];
+        total += numel[i];
+        if (want_trace) {
+            parts[i] = gw_new_double(nd, part_dims[i]);
+            buf[i] = mxGetDoubles(parts[i]);
+        }
+    }
+    if (!want_trace) {
+        scratch = mxMalloc((total > 0 ? total : 1) * sizeof(double));
+        buf[0] = scratch;
+        for (int i = 1; i < PARTS; i++)
+            buf[i] = buf[i - 1] + numel[i - 1];
+    }
+    mxArray *Y = gw_new_double(3, part_dims[6]);
+    attn_trace t = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6],
+                     mxGetDoubles(Y) };
 
     double *work = mxMalloc(attn_block_forward_work(&s) * sizeof(double));
     const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
@@ -352,11 +371,9 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                           "a score Q*K'/sqrt(dk) overflowed the double "
                           "range; scale the inputs down");
 
-    plhs[0] = mxDuplicateArray(out);
-    if (nlhs < 2) {
-        mxArray *parts[] = { Q, K, V, scores, A, message, delta, out };
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-            mxDestroyArray(parts[i]);
+    plhs[0] = Y;
+    if (!want_trace) {
+        mxFree(scratch);
         return;
     }
 
@@ -366,8 +383,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     static const char *cross_fields[] = {
         "kind", "heads", "D", "E", "key_allow", "Q", "K", "V", "scores", "A",
         "message", "delta", "out" };
-    const int nfields = cross ? 13 : 12;
-    mxArray *T = mxCreateStructMatrix(1, 1, nfields,
+    mxArray *T = mxCreateStructMatrix(1, 1, cross ? 13 : 12,
                                       cross ? cross_fields : self_fields);
     mxSetField(T, 0, "kind", mxCreateString(kind_name(kind)));
     mxSetField(T, 0, "heads", mxCreateDoubleScalar((double) h));
@@ -377,13 +393,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     mxSetField(T, 0, "key_allow",
                has_mask ? mxDuplicateArray(mask_arg)
                         : mxCreateLogicalMatrix(0, 0));
-    mxSetField(T, 0, "Q", Q);
-    mxSetField(T, 0, "K", K);
-    mxSetField(T, 0, "V", V);
-    mxSetField(T, 0, "scores", scores);
-    mxSetField(T, 0, "A", A);
-    mxSetField(T, 0, "message", message);
-    mxSetField(T, 0, "delta", delta);
-    mxSetField(T, 0, "out", out);
+    for (int i = 0; i < PARTS; i++)
+        mxSetField(T, 0, part_names[i], parts[i]);
+    mxSetField(T, 0, "out", mxDuplicateArray(Y));
     plhs[1] = T;
 }

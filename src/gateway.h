@@ -33,6 +33,9 @@ const unsigned char *gw_logical(const mxArray *a, const char *name,
  * later entries must be 1). `what` describes the expected shape. */
 void gw_expect(const char *name, const gw_dims *got, const gw_dims *want,
                const char *what);
+/* The same with another identifier (attention:mask for masks). */
+void gw_expect_as(const char *id, const char *name, const gw_dims *got,
+                  const gw_dims *want, const char *what);
 
 /* Product of dims[from..GW_MAX_DIMS-1]: the number of pages. */
 attn_int gw_pages(const gw_dims *dims, int from);
