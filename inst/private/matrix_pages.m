@@ -5,7 +5,9 @@
 ## (@code{M [, rows, cols [, title]]} or @code{T, path}, then options);
 ## @var{defaults} is the struct of the caller's options and their defaults
 ## (it must hold @code{rows}, @code{cols}, @code{title}, @code{axes},
-## @code{head}, @code{batch}).  A trace path gets the axes and labels of
+## @code{head}, @code{batch}).  Each page has @code{M}, @code{title} (name,
+## shape and axes, page), @code{short} (name and page), @code{rows},
+## @code{cols}.  A trace path gets the axes and labels of
 ## its block kind (seed 004's table) and the trace's token lists.
 ## @end deftypefn
 
@@ -111,13 +113,17 @@ function pages = make_pages (src, opts, caller)
   else
     shape = sprintf ("(%s: %s × %s)", shape_str (sz(1:2)), src.axes{:});
   endif
-  pages = struct ("M", {}, "title", {}, "rows", {}, "cols", {});
+  pages = struct ("M", {}, "title", {}, "short", {}, "rows", {}, "cols", {});
   for p = find (sel)'
     pagetitle = [src.name, "  ", shape];
+    short = src.name;
     if (npage > 1)
-      pagetitle = [pagetitle, "  ", page_label(src.pagename, cellfun (@(v) v(p), idx))];
+      which = page_label (src.pagename, cellfun (@(v) v(p), idx));
+      pagetitle = [pagetitle, "  ", which];
+      short = [short, "  ", which];
     endif
-    pages(end+1) = struct ("M", M(:,:,p), "title", pagetitle, "rows", {rows}, "cols", {cols});
+    pages(end+1) = struct ("M", M(:,:,p), "title", pagetitle, "short", short,
+                           "rows", {rows}, "cols", {cols});
   endfor
 endfunction
 

@@ -1,0 +1,164 @@
+## -*- texinfo -*-
+## @deftypefn  {} {} attn_plot_loss (@var{history})
+## @deftypefnx {} {} attn_plot_loss (@var{history}, @var{name}, @var{value}, @dots{})
+## @deftypefnx {} {@var{h} =} attn_plot_loss (@dots{})
+## Plot loss curves, and save them as PNG without a display.
+##
+## @var{history} is a vector of losses, a matrix whose columns are curves,
+## or a struct (e.g. the history of @code{attn_train}): every numeric vector
+## field whose name contains @code{loss} is a curve named after its field,
+## drawn against the field @code{epoch} or @code{step} when that has the
+## same length, else against 1, 2, @dots{}.
+##
+## Options (name, value): @code{"file"} saves the figure as PNG there (the
+## figure stays invisible, and is closed unless an output is requested);
+## @code{"title"}; @code{"xlabel"}; @code{"labels"} (a cellstr naming the
+## curves of a matrix); @code{"log"} (true: logarithmic loss axis);
+## @code{"size"} in pixels (default @code{[640 420]}).
+##
+## @example
+## @group
+## f = [tempname() ".png"];
+## hist = struct ("epoch", 1:20, "loss", exp (-(1:20) / 5));
+## attn_plot_loss (hist, "file", f, "title", "river toy");
+## exist (f, "file")
+## @result{} ans = 2
+## delete (f);
+## @end group
+## @end example
+##
+## @seealso{attn_heatmap}
+## @end deftypefn
+
+function h = attn_plot_loss (history, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  opts = struct ("file", "", "title", "loss", "xlabel", "", "labels", {{}},
+                 "log", false, "size", [640 420]);
+  if (mod (numel (varargin), 2))
+    error ("attention:nargin", "attn_plot_loss: options come in name, value pairs");
+  endif
+  for k = 1:2:numel (varargin)
+    if (! ischar (varargin{k}) || ! isfield (opts, lower (varargin{k})))
+      error ("attention:nargin", "attn_plot_loss: unknown option (expected file, title, xlabel, labels, log or size)");
+    endif
+    opts.(lower (varargin{k})) = varargin{k+1};
+  endfor
+  [x, Y, names, xname] = curves (history, opts.labels);
+  if (isempty (opts.xlabel))
+    opts.xlabel = xname;
+  endif
+  warning ("off", "Octave:gnuplot-graphics", "local");
+  saving = ! isempty (opts.file);
+  fig = figure ("visible", ifelse (saving, "off", "on"), "position", [100, 100, opts.size]);
+  if (opts.log)
+    semilogy (x, Y, "linewidth", 2);
+  else
+    plot (x, Y, "linewidth", 2);
+  endif
+  grid ("on");
+  xlabel (opts.xlabel);
+  ylabel ("loss");
+  title (opts.title, "interpreter", "none");
+  legend (names, "interpreter", "none", "location", "northeast");
+  if (saving)
+    print (fig, "-dpng", sprintf ("-S%d,%d", opts.size), opts.file);
+  endif
+  if (nargout > 0)
+    h = fig;
+  elseif (saving)
+    close (fig);
+  endif
+endfunction
+
+## x (column), curves as columns of Y (NaN-padded), their names, x's name.
+function [x, Y, names, xname] = curves (history, labels)
+  xname = "step";
+  if (isnumeric (history))
+    if (isempty (history) || ! isreal (history) || ndims (history) > 2)
+      error ("attention:type", "attn_plot_loss: HISTORY: expected a real vector or matrix, got a %s %s",
+             mat2str (size (history)), class (history));
+    endif
+    Y = history;
+    if (isrow (Y))
+      Y = Y(:);
+    endif
+    if (isempty (labels))
+      labels = ifelse (columns (Y) == 1, {"loss"},
+                       arrayfun (@(k) sprintf ("curve %d", k), 1:columns (Y), "UniformOutput", false));
+    endif
+    if (numel (labels) != columns (Y))
+      error ("attention:size", "attn_plot_loss: \"labels\": expected %d names, got %d", columns (Y), numel (labels));
+    endif
+    names = labels;
+    x = (1:rows (Y))';
+  elseif (isstruct (history) && isscalar (history))
+    f = fieldnames (history);
+    keep = ! cellfun (@isempty, regexp (f, "loss")) ...
+           & cellfun (@(n) isnumeric (history.(n)) && isvector (history.(n)), f);
+    names = f(keep)';
+    if (isempty (names))
+      error ("attention:field", "attn_plot_loss: HISTORY: no numeric field whose name contains \"loss\"");
+    endif
+    n = max (cellfun (@(c) numel (history.(c)), names));
+    Y = NaN (n, numel (names));
+    for k = 1:numel (names)
+      v = history.(names{k});
+      Y(1:numel (v), k) = v(:);
+    endfor
+    x = (1:n)';
+    for xf = {"epoch", "step"}
+      if (isfield (history, xf{1}) && numel (history.(xf{1})) == n)
+        x = history.(xf{1})(:);
+        xname = xf{1};
+        break;
+      endif
+    endfor
+  else
+    error ("attention:type", "attn_plot_loss: HISTORY: expected a numeric array or a scalar struct, got %s",
+           class (history));
+  endif
+endfunction
+
+function v = ifelse (c, a, b)
+  if (c)
+    v = a;
+  else
+    v = b;
+  endif
+endfunction
+
+%!test
+%! f = [tempname() ".png"];
+%! unwind_protect
+%!   h = attn_plot_loss (struct ("epoch", 2:2:10, "loss", [2 1 0.5 0.3 0.2],
+%!                               "val_loss", [2.1 1.3 0.9], "lr", ones (1, 5)), "file", f);
+%!   assert (exist (f, "file"), 2);
+%!   info = imfinfo (f);
+%!   assert ([info.Width, info.Height], [640 420]);
+%!   ax = findobj (h, "type", "axes", "-not", "tag", "legend");
+%!   lines = findobj (ax, "type", "line");
+%!   assert (numel (lines), 2);
+%!   xs = sort (cellfun (@(v) max (v), get (lines, "xdata")));
+%!   assert (xs, [10; 10]);
+%!   ys = get (lines, "ydata");
+%!   assert (any (cellfun (@(v) isequaln (v, [2.1 1.3 0.9 NaN NaN]'), ys)
+%!                | cellfun (@(v) isequaln (v, [2.1 1.3 0.9 NaN NaN]), ys)));
+%!   close (h);
+%! unwind_protect_cleanup
+%!   if (exist (f, "file"))
+%!     delete (f);
+%!   endif
+%! end_unwind_protect
+
+%!test
+%! f = [tempname() ".png"];
+%! attn_plot_loss ([3 2 1; 4 3 2]', "file", f, "labels", {"a", "b"}, "log", true);
+%! assert (exist (f, "file"), 2);
+%! delete (f);
+
+%!error id=attention:field attn_plot_loss (struct ("acc", [1 2]))
+%!error id=attention:type attn_plot_loss ({1, 2})
+%!error id=attention:size attn_plot_loss ([1 2; 3 4], "labels", {"a"})
+%!error id=attention:nargin attn_plot_loss ([1 2], "colour")
