@@ -1,0 +1,67 @@
+## Grader for the assignment "write cross-attention" (see handout.md).
+##
+## Put your my_cross_attention.m and this folder on the path, then
+##   test grade_cross_attention
+## Each test compares your function with the package's kernel attn_cross
+## (through attn_compare) or with numbers printed in seed 004; a failing
+## test names the first field and element that differ, with both values.
+
+%!function [D, E, B] = random_case (n, m, d, d_src, h, dk, dv, seed)
+%!  randn ("state", seed);
+%!  D = randn (n, d);
+%!  E = randn (m, d_src);
+%!  B = struct ("W_Q", randn (d, h * dk) / sqrt (d), "W_K", randn (d_src, h * dk) / sqrt (d_src),
+%!              "W_V", randn (d_src, h * dv), "W_O", randn (h * dv, d) / sqrt (h * dv), "heads", h);
+%!endfunction
+
+%!function check (D, E, B, varargin)
+%!  [Y, T] = my_cross_attention (D, E, B, varargin{:});
+%!  [Y_ref, T_ref] = attn_cross (D, E, B, varargin{:});
+%!  attn_compare (T_ref, T, 1e-12, "fields", {"Q", "K", "V", "scores", "A", "message", "delta", "out"});
+%!  attn_compare (Y_ref, Y, 1e-12);
+%!endfunction
+
+## one head, the seed 000 shape: 3 target rows read 4 source rows, width 3
+%!test
+%! [D, E, B] = random_case (3, 4, 3, 3, 1, 3, 3, 1);
+%! check (D, E, B);
+
+## several heads; dk, dv and d all different; source width differs too
+%!test
+%! [D, E, B] = random_case (5, 7, 6, 4, 2, 3, 5, 2);
+%! check (D, E, B);
+%! [D, E, B] = random_case (2, 3, 8, 8, 4, 2, 2, 3);
+%! check (D, E, B);
+
+## rectangular both ways: more queries than keys
+%!test
+%! [D, E, B] = random_case (6, 2, 4, 5, 1, 4, 3, 4);
+%! check (D, E, B);
+
+## padding: masked source keys get weight 0 and score -Inf
+%!test
+%! [D, E, B] = random_case (3, 5, 4, 4, 2, 2, 3, 5);
+%! check (D, E, B, logical ([1 1 0 1 0]'));
+
+## no allowed key at all: weights 0, message 0, out = D (never NaN)
+%!test
+%! [D, E, B] = random_case (2, 3, 4, 4, 1, 4, 4, 6);
+%! [Y, T] = my_cross_attention (D, E, B, false (3, 1));
+%! assert (T.A, zeros (2, 3), 0);
+%! assert (T.message, zeros (2, 4), 0);
+%! assert (Y, D, 0);
+
+## seed 004: after "le" the query [0 1 2 0] meets keys 2*I (det, adj, noun,
+## end) and one-hot values (le, chat, noir, chien, blanc, <eos>); scaled
+## scores [0 1 2 0], weights [0.08 0.22 0.61 0.08], and the message puts
+## 0.61 on "chat"
+%!test
+%! W_V = zeros (4, 6);
+%! W_V([1 2 3 4], [1 3 2 6]) = eye (4);   # the black cat <eos> -> le noir chat <eos>
+%! B = struct ("W_Q", eye (4), "W_K", 2 * eye (4), "W_V", W_V, "W_O", zeros (6, 4), "heads", 1);
+%! [Y, T] = my_cross_attention ([0 1 2 0], eye (4), B);
+%! assert (T.scores, [0 1 2 0], 1e-12);
+%! assert (round (100 * T.A) / 100, [0.08 0.22 0.61 0.08]);
+%! assert (round (100 * T.message(2)) / 100, 0.61);
+%! [~, best] = max (T.message);
+%! assert (best, 2);
