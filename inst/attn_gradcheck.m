@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_gradcheck (@var{f}, @var{P})
 ## @deftypefnx {} {} attn_gradcheck (@var{f}, @var{P}, @var{name}, @var{value}, @dots{})
-## @deftypefnx {} {[@var{ok}, @var{report}] =} attn_gradcheck (@dots{})
+## @deftypefnx {} {[@var{ok}, @var{report}, @var{text}] =} attn_gradcheck (@dots{})
 ## Check analytic gradients against central finite differences.
 ##
 ## @var{f} is a function handle with @code{[@var{L}, @var{G}] = f (@var{P})}:
@@ -37,7 +37,9 @@
 ## true when every parameter passes; @var{report} is a struct array with
 ## fields @code{name}, @code{shape}, @code{checked}, @code{max_abs},
 ## @code{rel}, @code{worst} (subscript of the largest difference),
-## @code{numerical}, @code{analytic} (at that element) and @code{ok}.
+## @code{numerical}, @code{analytic} (at that element) and @code{ok};
+## @var{text} is the printed table, e.g. for a grader's error message:
+## @code{[ok, ~, text] = attn_gradcheck (f, P); assert (ok, "%s", text)}.
 ##
 ## @example
 ## @group
@@ -55,7 +57,7 @@
 ## @seealso{attn_compare, attn_backward}
 ## @end deftypefn
 
-function [ok, report] = attn_gradcheck (f, P, varargin)
+function [ok, report, text] = attn_gradcheck (f, P, varargin)
   if (nargin < 2)
     print_usage ();
   endif
@@ -97,8 +99,10 @@ function [ok, report] = attn_gradcheck (f, P, varargin)
   endfor
   ok = all ([report.ok]);
   if (nargout == 0)
-    print_report (report, opts);
+    printf ("%s", report_text (report, opts));
     clear ok;
+  elseif (nargout > 2)
+    text = report_text (report, opts);
   endif
 endfunction
 
@@ -195,26 +199,26 @@ function s = shape_str (sz)
   s = strjoin (arrayfun (@num2str, sz, "UniformOutput", false), "×");
 endfunction
 
-function print_report (report, opts)
+function s = report_text (report, opts)
   w = max ([9, cellfun(@numel, {report.name})]);
-  printf ("%-*s  %-9s %8s %14s %11s  %s\n", w, "parameter", "shape", "checked",
-          "max|num-ana|", "relative", "result");
+  s = sprintf ("%-*s  %-9s %8s %14s %11s  %s\n", w, "parameter", "shape", "checked",
+               "max|num-ana|", "relative", "result");
   for r = report
-    printf ("%-*s  %-9s %8d %14.2e %11.2e  %s\n", w, r.name, r.shape, r.checked,
-            r.max_abs, r.rel, ifelse (r.ok, "ok", "FAIL"));
+    s = [s, sprintf("%-*s  %-9s %8d %14.2e %11.2e  %s\n", w, r.name, r.shape, r.checked,
+                    r.max_abs, r.rel, ifelse (r.ok, "ok", "FAIL"))];
     if (! r.ok)
-      printf ("%*s  worst at (%s): numerical %.10g, analytic %.10g\n", w, "",
-              strjoin (arrayfun (@num2str, r.worst, "UniformOutput", false), ","),
-              r.numerical, r.analytic);
+      s = [s, sprintf("%*s  worst at (%s): numerical %.10g, analytic %.10g\n", w, "",
+                      strjoin (arrayfun (@num2str, r.worst, "UniformOutput", false), ","),
+                      r.numerical, r.analytic)];
     endif
   endfor
   nbad = sum (! [report.ok]);
   if (nbad == 0)
-    printf ("all %d parameters agree (relative tolerance %g, absolute %g)\n",
-            numel (report), opts.tol, opts.atol);
+    s = [s, sprintf("all %d parameters agree (relative tolerance %g, absolute %g)\n",
+                    numel (report), opts.tol, opts.atol)];
   else
-    printf ("%d of %d parameters FAIL (relative tolerance %g, absolute %g)\n",
-            nbad, numel (report), opts.tol, opts.atol);
+    s = [s, sprintf("%d of %d parameters FAIL (relative tolerance %g, absolute %g)\n",
+                    nbad, numel (report), opts.tol, opts.atol)];
   endif
 endfunction
 
@@ -288,6 +292,8 @@ endfunction
 
 %!test
 %! out = evalc ("attn_gradcheck (@(Q) masked_loss (Q, R, 2), P)");
+%! [~, ~, txt] = attn_gradcheck (@(Q) masked_loss (Q, R, 2), P);
+%! assert (txt, out);
 %! assert (! isempty (strfind (out, "1 of 5 parameters FAIL")));
 %! assert (! isempty (regexp (out, 'W_O +2×6 +12 .* FAIL')));
 
