@@ -38,6 +38,9 @@
 ## two strings naming the axes, e.g. @code{@{"target", "source"@}}.
 ## @item "head", "batch"
 ## print only this head / batch item of a trace field.
+## @item "last"
+## true: print only the last row (the position that predicts the next
+## token).
 ## @end table
 ##
 ## With an output argument the text is returned instead of printed.
@@ -65,7 +68,7 @@ function s = attn_show (varargin)
     name = "";
   endif
   defaults = struct ("decimals", 3, "width", 80, "rows", {{}}, "cols", {{}},
-                     "title", "", "axes", {{}}, "head", [], "batch", []);
+                     "title", "", "axes", {{}}, "head", [], "batch", [], "last", false);
   [pages, opts] = matrix_pages (varargin, name, "attn_show", defaults);
   txt = "";
   for k = 1:numel (pages)
@@ -146,6 +149,13 @@ endfunction
 %! lines = strsplit (t, "\n");
 %! assert (lines{1}, "probs  (2×3: target × vocabulary)");
 %! assert (strsplit (strtrim (lines{2})), tr.vocab_labels);
+
+%!test
+%! t = attn_show ([1 2; 3 4; 5 6], "a b c", "x y", "last", true);
+%! lines = strsplit (t, "\n");
+%! assert (lines{1}, "M  (row 3 of 3×2)");
+%! assert (strsplit (lines{3}), {"c", "5.000", "6.000"});
+%! assert (numel (lines), 4);
 
 %!error <expected 3 labels, got 2> attn_show (eye (3), "a b")
 %!error id=attention:size attn_show (eye (3), {"a", "b"}, [])

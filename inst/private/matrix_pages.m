@@ -108,10 +108,17 @@ function pages = make_pages (src, opts, caller)
     error ("attention:size", "%s: head/batch: no such page in a %s array",
            caller, shape_str (sz));
   endif
+  shape = shape_str (sz(1:2));
+  keep = 1:sz(1);
+  if (isfield (opts, "last") && opts.last)
+    ## the last row alone: the position that predicts the next token
+    keep = sz(1);
+    shape = sprintf ("row %d of %s", sz(1), shape);
+  endif
   if (isempty (src.axes))
-    shape = sprintf ("(%s)", shape_str (sz(1:2)));
+    shape = sprintf ("(%s)", shape);
   else
-    shape = sprintf ("(%s: %s × %s)", shape_str (sz(1:2)), src.axes{:});
+    shape = sprintf ("(%s: %s × %s)", shape, src.axes{:});
   endif
   pages = struct ("M", {}, "title", {}, "short", {}, "rows", {}, "cols", {});
   for p = find (sel)'
@@ -122,8 +129,8 @@ function pages = make_pages (src, opts, caller)
       pagetitle = [pagetitle, "  ", which];
       short = [short, "  ", which];
     endif
-    pages(end+1) = struct ("M", M(:,:,p), "title", pagetitle, "short", short,
-                           "rows", {rows}, "cols", {cols});
+    pages(end+1) = struct ("M", M(keep,:,p), "title", pagetitle, "short", short,
+                           "rows", {rows(keep)}, "cols", {cols});
   endfor
 endfunction
 
@@ -223,22 +230,23 @@ endfunction
 ## Token labels of a model trace (source_labels, target_labels,
 ## vocab_labels) for the query side, key side and vocabulary, or [].
 function [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts)
-  lab.source = field_or_empty (T, "source_labels", opts);
-  lab.target = field_or_empty (T, "target_labels", opts);
+  lab.source = labels_of (T, "source_labels", opts);
+  lab.target = labels_of (T, "target_labels", opts);
   lab.query = [];
   lab.key = [];
   qlab = lab.(qside);
   klab = lab.(kside);
-  vlab = field_or_empty (T, "vocab_labels", opts);
+  vlab = labels_of (T, "vocab_labels", opts);
 endfunction
 
-## T.(f), or [] when absent; a cell of per-item cells gives the batch item.
-function v = field_or_empty (T, f, opts)
+## T.(f) as a list of names, or [] when absent; labels shaped like the
+## ids (m×Bt) give the column of the batch item asked for (default 1).
+function v = labels_of (T, f, opts)
   v = [];
   if (isfield (T, f))
     v = T.(f);
-    if (iscell (v) && ! isempty (v) && iscell (v{1}))
-      v = v{max ([opts.batch, 1])};
+    if (iscell (v) && min (size (v)) > 1)
+      v = v(:, max ([opts.batch, 1]));
     endif
   endif
 endfunction
