@@ -1,0 +1,200 @@
+## -*- texinfo -*-
+## @deftypefn  {} {} attn_walkthrough (@var{m}, @var{source}, @var{prefix})
+## @deftypefnx {} {} attn_walkthrough (@dots{}, @var{name}, @var{value})
+## @deftypefnx {} {[@var{token}, @var{tr}] =} attn_walkthrough (@dots{})
+## Print one translation step of an encoder-decoder model, stage by stage.
+##
+## For model @var{m}, the sentence @var{source} and the target prefix
+## @var{prefix} (strings, cells of words or ids, as for
+## @code{attn_forward}), print in the order the model computes them:
+##
+## @enumerate
+## @item the source rows (token embedding + position, e^src);
+## @item for each encoder layer: the self-attention @code{Q}, @code{K},
+## @code{V}, @code{scores}, weights @code{A}, @code{message}, update
+## @code{delta} and the rows after it (then the FFN update and the layer's
+## output when the model has them), and the encoded source;
+## @item the target rows of the prefix (e^tgt);
+## @item for each decoder layer: the masked self-attention, then the
+## cross-attention (query from the decoder, keys and values from the
+## encoded source), with the same matrices;
+## @item the logits of the vocabulary head, the probabilities, and the token
+## greedy decoding chooses.
+## @end enumerate
+##
+## Options (name, value): @code{"last"} (default true): decoder matrices
+## that have one row per target position show only the last row, the one
+## that predicts the next token (keys and values show every row);
+## @code{"decimals"} (default 3); @code{"width"} (default 80).
+##
+## @var{token} is the chosen next word; @var{tr} the trace of
+## @code{attn_forward}.
+##
+## @example
+## @group
+## m = attn_toy ("blackcat");
+## tok = attn_walkthrough (m, "the black cat", "<bos> le");
+## @print{} ...
+## tok
+## @result{} tok = chat
+## @end group
+## @end example
+##
+## @seealso{attn_forward, attn_show, attn_demo_seed000, attn_demo_seed004}
+## @end deftypefn
+
+function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
+  if (nargin < 3)
+    print_usage ();
+  endif
+  opts = struct ("last", true, "decimals", 3, "width", 80);
+  if (mod (numel (varargin), 2))
+    error ("attention:nargin", "attn_walkthrough: options come in name, value pairs");
+  endif
+  for k = 1:2:numel (varargin)
+    if (! ischar (varargin{k}) || ! isfield (opts, lower (varargin{k})))
+      error ("attention:nargin", "attn_walkthrough: unknown option (expected last, decimals or width)");
+    endif
+    opts.(lower (varargin{k})) = varargin{k+1};
+  endfor
+  tr = attn_forward (m, source, prefix);
+  fmt = {"decimals", opts.decimals, "width", opts.width};
+  show = @(path, last) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last));
+  src = strjoin (tr.source_labels(:)', " ");
+  tgt = strjoin (tr.target_labels(:)', " ");
+  printf ("Source: %s\nTarget prefix: %s\nWhich token comes after \"%s\"?\n",
+          src, tgt, tr.target_labels{end});
+
+  heading ("1. Source rows: token embedding + position (e^src)");
+  show ("source_rows", false);
+  for l = 1:numel (tr.encoder)
+    heading (sprintf ("2. Encoder layer %d: self-attention, every source row reads every source row", l));
+    block (show, sprintf ("encoder(%d)", l), "self", "after_self", false);
+    layer_rest (show, tr.encoder(l), sprintf ("encoder(%d)", l), false);
+  endfor
+  heading ("2. The encoded source: keys and values of every cross-attention");
+  show ("encoded", false);
+
+  heading ("3. Target rows: token embedding + position (e^tgt)");
+  show ("target_rows", false);
+  for l = 1:numel (tr.decoder)
+    name = sprintf ("decoder(%d)", l);
+    heading (sprintf ("4. Decoder layer %d: masked self-attention, row i reads rows j <= i", l));
+    block (show, name, "self", "after_self", true);
+    heading (sprintf ("5. Decoder layer %d: cross-attention, the query from the decoder, keys and values from the encoded source", l));
+    block (show, name, "cross", "after_cross", true);
+    layer_rest (show, tr.decoder(l), name, true);
+  endfor
+
+  heading ("6. Vocabulary head: logits = rows*W_vocab + b_vocab, then softmax");
+  show ("logits", true);
+  show ("probs", true);
+  [p, best] = max (tr.probs(end,:,1));
+  token = tr.vocab_labels{best};
+  printf ("Greedy choice after \"%s\": %s (probability %.*f)\n", tr.target_labels{end},
+          token, opts.decimals, p);
+endfunction
+
+function heading (s)
+  printf ("== %s\n", s);
+endfunction
+
+## The matrices of one attention block, in the order it computes them;
+## keys and values always show every row.
+function block (show, layer, kind, after, last)
+  base = [layer, ".", kind, "."];
+  show ([base, "Q"], last);
+  show ([base, "K"], false);
+  show ([base, "V"], false);
+  show ([base, "scores"], last);
+  show ([base, "A"], last);
+  show ([base, "message"], last);
+  show ([base, "delta"], last);
+  show ([layer, ".", after], last);
+endfunction
+
+## FFN update and layer output, when the model has an FFN or LayerNorm.
+function layer_rest (show, L, name, last)
+  if (isfield (L, "ffn") && ! isempty (L.ffn))
+    show ([name, ".ffn.delta"], last);
+  endif
+  if (isfield (L, "ffn") && ! isempty (L.ffn) || any (strncmp (fieldnames (L), "norm_", 5)))
+    show ([name, ".out"], last);
+  endif
+endfunction
+
+%!function row = printed_row (out, title, label)
+%!  ## the numbers of row LABEL in the table whose title starts with TITLE
+%!  k = strfind (out, [title, "  ("]);
+%!  assert (numel (k) >= 1, "no table %s", title);
+%!  lines = strsplit (out(k(1):end), "\n");
+%!  for i = 3:numel (lines)
+%!    w = strsplit (strtrim (lines{i}));
+%!    if (strcmp (w{1}, label))
+%!      row = str2double (w(2:end));
+%!      return;
+%!    endif
+%!  endfor
+%!  error ("no row %s in %s", label, title);
+%!endfunction
+
+%!shared m, out, tok, tr, ref
+%! c.src_vocab = attn_vocab ({"the river bank", "the financial bank"});
+%! c.tgt_vocab = attn_vocab ({"la rive", "la banque"});
+%! c.d = 4;  c.heads = 2;  c.d_ff = 0;  c.norm = "none";
+%! c.encoder_layers = 1;  c.decoder_layers = 1;  c.seed = 7;
+%! m = attn_model (c);
+%! [out, tok, tr] = evalc ("attn_walkthrough (m, \"the river bank\", \"<bos> la\")");
+%! ## the same step in plain Octave, from the weights (tests/reference)
+%! src = attn_encode (m.src_vocab, {"the", "river", "bank", "<eos>"});
+%! tgt = attn_encode (m.tgt_vocab, {"<bos>", "la"});
+%! ref.source_rows = m.src_embed(src,:) + m.src_pos(1:4,:);
+%! [ref.encoded, ref.enc] = ref_block ("self", ref.source_rows, [], m.encoder(1).self);
+%! ref.target_rows = m.tgt_embed(tgt,:) + m.tgt_pos(1:2,:);
+%! [ref.after_self, ref.self] = ref_block ("masked", ref.target_rows, [], m.decoder(1).self);
+%! [ref.after_cross, ref.cross] = ref_block ("cross", ref.after_self, ref.encoded, m.decoder(1).cross);
+%! ref.logits = ref.after_cross * m.W_vocab + m.b_vocab;
+%! ref.probs = exp (ref.logits - max (ref.logits, [], 2));
+%! ref.probs ./= sum (ref.probs, 2);
+
+%!test
+%! ## every stage is printed, in the model's order
+%! stages = {"source_rows", "encoder(1).self.Q", "encoder(1).self.scores", ...
+%!           "encoder(1).self.A", "encoder(1).after_self", "encoded", "target_rows", ...
+%!           "decoder(1).self.A", "decoder(1).after_self", "decoder(1).cross.Q", ...
+%!           "decoder(1).cross.K", "decoder(1).cross.V", "decoder(1).cross.scores", ...
+%!           "decoder(1).cross.A", "decoder(1).cross.message", "decoder(1).cross.delta", ...
+%!           "decoder(1).after_cross", "logits", "probs"};
+%! at = cellfun (@(s) min ([strfind(out, ["\n", s, "  ("]), Inf]), stages);
+%! assert (all (isfinite (at)));
+%! assert (issorted (at));
+
+%!test
+%! ## printed numbers against the plain-Octave step
+%! r3 = @(x) round (1000 * x) / 1000;
+%! assert (printed_row (out, "source_rows", "bank"), r3 (ref.source_rows(3,:)));
+%! assert (printed_row (out, "encoder(1).self.A", "river"), r3 (ref.enc.A(2,:,1)));
+%! assert (printed_row (out, "encoded", "<eos>"), r3 (ref.encoded(4,:)));
+%! assert (printed_row (out, "decoder(1).self.A", "la"), r3 (ref.self.A(2,1:2,1)));
+%! assert (printed_row (out, "decoder(1).cross.K", "river"), r3 (ref.cross.K(2,:)));
+%! assert (printed_row (out, "decoder(1).cross.scores", "la"), r3 (ref.cross.scores(2,:,1)));
+%! assert (printed_row (out, "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,1)));
+%! assert (printed_row (out, "decoder(1).after_cross", "la"), r3 (ref.after_cross(2,:)));
+%! assert (printed_row (out, "probs", "la"), r3 (ref.probs(2,:)));
+%! ## the second head's cross weights follow the first
+%! k = strfind (out, "decoder(1).cross.A  (row 2 of 2×4: target × source)  head 2");
+%! assert (numel (k), 1);
+%! assert (printed_row (out(k:end), "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,2)));
+
+%!test
+%! [p, best] = max (ref.probs(2,:));
+%! assert (tok, m.tgt_vocab.words{best});
+%! assert (! isempty (strfind (out, sprintf ("Greedy choice after \"la\": %s (probability %.3f)", tok, p))));
+%! assert (tr.probs, ref.probs, 1e-12);
+
+%!test
+%! ## "last", false prints every decoder row
+%! o = evalc ("attn_walkthrough (m, \"the river bank\", \"<bos> la\", \"last\", false)");
+%! assert (printed_row (o, "decoder(1).cross.A", "<bos>"), round (1000 * ref.cross.A(1,:,1)) / 1000);
+
+%!error id=attention:nargin attn_walkthrough (m, "the bank", "<bos>", "lst", true)
