@@ -56,6 +56,8 @@
 %!error id=attention:nonfinite attn_sdpa ([NaN 1; Q(2:3,:)], K, V)
 %!error id=attention:nonfinite attn_sdpa (Q, [Inf 1; K(2:4,:)], V)
 %!error id=attention:nonfinite attn_sdpa (Q, K, [-Inf 1 1 1 1; V(2:4,:)])
+%!error id=attention:overflow attn_sdpa ([1e200 1e200], [1e200 1e200], 1)
+%!error id=attention:overflow attn_sdpa ([1e200 -1e200], [1e200 1e200], 1)
 
 %!test
 %! check_error (@() attn_sdpa (Q, rand (4, 3), V), "attention:size", "K", "4x3");
@@ -111,6 +113,7 @@
 %!error id=attention:type attn_masked (X, B, "causal")
 %!error id=attention:nonfinite attn_self ([NaN 1 1; X(2:4,:)], B)
 %!error id=attention:nonfinite attn_masked (X, setfield (B, "W_V", [Inf 1; rand(2, 2)]))
+%!error id=attention:overflow attn_self (X, setfield (setfield (B, "W_Q", 1e200 * B.W_Q), "W_K", 1e200 * B.W_K))
 
 %!test
 %! check_error (@() attn_self (X, rmfield (B, "W_K")), "attention:field", "B", "W_K");
