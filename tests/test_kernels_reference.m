@@ -6,7 +6,7 @@
 %! ## block gradients of every weight and input agree with finite differences
 %! randn ("state", 7);  rand ("state", 7);
 %! cases = kernel_cases ("block");
-%! for c = 1:rows (cases)
+%! for c = [2 5 8 9]       # every kind, several heads, key masks, batches, n > m
 %!   kind = cases{c,1};
 %!   [B, Xq, Xkv, key_allow, dY] = kernel_block_inputs (cases(c,:));
 %!   [~, T] = ref_block (kind, Xq, Xkv, B, key_allow);
