@@ -1,0 +1,95 @@
+# attention: build, test and package.
+#
+#   make          build the MEX functions in src/ (use the package in place)
+#   make setup    install missing system packages with apt-get (Debian)
+#   make demo     setup, build, run doc/demo.m
+#   make check    setup, build, run every test (C, Octave, doctest, and an
+#                 installed copy); last line "N passed, N failed"
+#   make bench    run the benchmarks tests/bench/bench_*.m
+#   make dist     attention-VERSION.tar.gz for pkg install
+#   make clean    remove build products
+
+PACKAGE := attention
+VERSION := $(shell sed -n 's/^Version:[[:space:]]*//p' DESCRIPTION)
+DISTNAME := $(PACKAGE)-$(VERSION)
+TARBALL := $(DISTNAME).tar.gz
+
+OCTAVE ?= octave-cli
+OCTAVE_FLAGS = --no-history --no-init-file --no-gui
+RUN_OCTAVE = $(OCTAVE) $(OCTAVE_FLAGS)
+# The package in place, as README.md tells users to set it up.
+INPLACE_PATH = addpath ("$(CURDIR)/src", "$(CURDIR)/inst");
+
+# Debian packages: Octave with mkoctfile, an optimised BLAS, and what the
+# doctests and figures need.
+APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
+               gnuplot-nox fonts-freefont-otf ghostscript
+
+# What pkg install needs: metadata, the C sources with their help stubs,
+# the Octave functions and the documentation.
+DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m src/Makefile \
+             $(sort $(wildcard src/*.c src/*.h src/*.m)) \
+             $(sort $(shell find inst doc -type f 2>/dev/null))
+
+.PHONY: all setup check demo bench dist clean
+
+all:
+	$(MAKE) -C src
+
+# Installs the Debian packages when Octave's mkoctfile is missing, or when
+# Octave came from Debian and some of the others are missing.  Uses sudo
+# only when not root.
+setup:
+	@missing=""; \
+	if command -v dpkg-query >/dev/null 2>&1 \
+	   && { ! command -v mkoctfile >/dev/null 2>&1 \
+	        || dpkg-query -W -f='$${Status}' octave 2>/dev/null \
+	           | grep -q "ok installed"; }; then \
+	  for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
+	      || missing="$$missing $$p"; \
+	  done; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  echo "Installing:$$missing"; \
+	  $$sudo apt-get update \
+	  && $$sudo env DEBIAN_FRONTEND=noninteractive \
+	     apt-get install -y $$missing || exit 1; \
+	fi; \
+	command -v mkoctfile >/dev/null 2>&1 || { \
+	  echo "mkoctfile not found: install Octave and its development files" >&2; \
+	  exit 1; }
+
+check: setup
+	$(MAKE) all
+	$(MAKE) dist
+	tests/check.sh $(TARBALL)
+
+demo: setup
+	$(MAKE) all
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/demo.m")'
+
+# Benchmarks also see the plain-Octave reference implementation.
+bench: all
+	@status=0; \
+	for f in tests/bench/bench_*.m; do \
+	  [ -e "$$f" ] || continue; \
+	  echo "=== $$f"; \
+	  $(RUN_OCTAVE) --eval '$(INPLACE_PATH) addpath (genpath ("$(CURDIR)/tests/reference")); run ("$(CURDIR)/'"$$f"'")' \
+	    || status=1; \
+	done; \
+	exit $$status
+
+dist:
+	rm -rf $(DISTNAME) $(TARBALL)
+	mkdir $(DISTNAME)
+	cp --parents $(DIST_FILES) $(DISTNAME)
+	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(TARBALL) $(DISTNAME)
+	rm -rf $(DISTNAME)
+	@echo "made $(TARBALL)"
+
+clean:
+	$(MAKE) -C src clean
+	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
+	rm -rf $(DISTNAME) $(TARBALL)

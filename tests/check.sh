@@ -1,0 +1,75 @@
+#!/bin/bash
+# Copyright (C) 2026 The attention developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# tests/check.sh TARBALL: every test stage of `make check`, in order:
+#   1. C unit tests of the core        make -C tests/core check (if present)
+#   2. Octave tests of the source tree tests/run_tests.m
+#   3. install TARBALL into a temporary prefix, load it, spot checks
+#   4. the installed package's tests   run_tests ("--installed", PREFIX)
+# A stage reports its counts in a last line "N passed, N failed"; a stage
+# that exits non-zero without failures counted is one failure, and one that
+# succeeds without printing counts is one pass.  Prints the totals as the
+# very last line and exits non-zero on any failure.
+
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+octave=(octave-cli --no-history --no-init-file --no-gui)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+total_pass=0
+total_fail=0
+summary=()
+
+stage () {
+  local name=$1
+  shift
+  local log=$tmp/stage.log
+  printf '\n=== %s\n' "$name"
+  "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  local counts pass=0 fail=0
+  counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+  if [ -n "$counts" ]; then
+    pass=${counts%% passed*}
+    fail=${counts#*passed, }
+    fail=${fail%% failed}
+  elif [ "$status" -eq 0 ]; then
+    pass=1
+  fi
+  if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then
+    echo "$name: exited with status $status"
+    fail=1
+  fi
+  total_pass=$((total_pass + pass))
+  total_fail=$((total_fail + fail))
+  summary+=("$(printf '%6d passed %4d failed  %s' "$pass" "$fail" "$name")")
+}
+
+cd "$root"
+
+if [ -f tests/core/Makefile ]; then
+  stage "C unit tests (make -C tests/core check)" make -C tests/core check
+fi
+
+stage "Octave tests of the source tree (tests/run_tests.m)" \
+  "${octave[@]}" --eval "addpath ('tests'); exit (run_tests () > 0)"
+
+prefix=$tmp/prefix
+mkdir -p "$prefix"
+stage "pkg install $(basename "$tarball") into a temporary prefix" \
+  "${octave[@]}" --eval \
+  "addpath ('tests'); exit (install_check ('$tarball', '$prefix') > 0)"
+
+stage "Octave tests of the installed package" \
+  "${octave[@]}" --eval \
+  "addpath ('tests'); exit (run_tests ('--installed', '$prefix') > 0)"
+
+printf '\n=== Summary\n'
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

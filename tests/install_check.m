@@ -1,0 +1,94 @@
+## Copyright (C) 2026 The attention developers
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## -*- texinfo -*-
+## @deftypefn {} {@var{nfail} =} install_check (@var{tarball}, @var{prefix})
+## Install @var{tarball} with @code{pkg install -local} under the empty
+## folder @var{prefix}, load it and check the installed copy: the MEX
+## functions run from the installed architecture folder, each has its help
+## stub beside it, and @code{attn_sdpa} reproduces seed 004's numbers.
+## Prints one line per check and last @samp{@var{N} passed, @var{N} failed};
+## returns the number of failed checks.  @code{make check} then runs the
+## installed package's own tests with
+## @code{run_tests ("--installed", @var{prefix})}.
+## @end deftypefn
+
+function nfail = install_check (tarball, prefix)
+  tarball = make_absolute_filename (tarball);
+  prefix = make_absolute_filename (prefix);
+  pkg ("prefix", prefix, prefix);
+  pkg ("local_list", fullfile (prefix, "octave_packages"));
+  results = false (0, 1);
+
+  try
+    out = evalc ("pkg ('install', '-local', tarball)");
+    ok = isempty (regexp (out, '(?im)^warning', "once"));
+    if (! ok)
+      printf ("%s\n", out);
+    endif
+    results(end+1) = check ("pkg install without warnings", ok);
+  catch err
+    results(end+1) = check (["pkg install: " err.message], false);
+  end_try_catch
+
+  try
+    pkg ("load", "attention");
+    results(end+1) = check ("pkg load attention", true);
+  catch err
+    results(end+1) = check (["pkg load attention: " err.message], false);
+  end_try_catch
+
+  names = {"attn_sdpa", "attn_sdpa_backward", "attn_self", "attn_masked", ...
+           "attn_cross", "attn_backward"};
+  for i = 1:numel (names)
+    results(end+1) = check_function (names{i}, prefix);
+  endfor
+
+  results(end+1) = check_seed004 ();
+
+  nfail = sum (! results);
+  printf ("%d passed, %d failed\n", sum (results), nfail);
+endfunction
+
+function ok = check (what, ok)
+  if (ok)
+    printf ("  ok    %s\n", what);
+  else
+    printf ("  FAIL  %s\n", what);
+  endif
+endfunction
+
+## NAME resolves to the installed MEX file and help reads its stub.
+function ok = check_function (name, prefix)
+  file = which (name);
+  [dir, ~, ext] = fileparts (file);
+  ok = strcmp (ext, ".mex") && strncmp (file, prefix, numel (prefix));
+  [text, format] = get_help_text (name);
+  ok = ok && exist (fullfile (dir, [name ".m"]), "file") ...
+       && strcmp (format, "texinfo") && ! isempty (strfind (text, name));
+  ok = check (sprintf ("%s runs %s, help from its stub", name, file), ok);
+endfunction
+
+## Seed 004: the query q = [0 1 2 0] against keys 2*I gives scores
+## [0 2 4 0], scaled [0 1 2 0], weights [0.08 0.22 0.61 0.08]; with one-hot
+## values the message equals the weights.
+function ok = check_seed004 ()
+  q = [0 1 2 0];
+  K = 2 * eye (4);
+  V = eye (4);
+  try
+    [M, A, S] = attn_sdpa (q, K, V);
+    s = (q * K') / sqrt (4);
+    a = exp (s - max (s)) / sum (exp (s - max (s)));
+    ok = isequal (q * K', [0 2 4 0]) ...
+         && max (abs (S - [0 1 2 0])) < 1e-12 ...
+         && max (abs (A - a)) < 1e-12 ...
+         && max (abs (round (A * 100) / 100 - [0.08 0.22 0.61 0.08])) < 1e-12 ...
+         && max (abs (M - a * V)) < 1e-12;
+  catch err
+    printf ("%s\n", err.message);
+    ok = false;
+  end_try_catch
+  ok = check ("attn_sdpa reproduces seed 004 (weights [0.08 0.22 0.61 0.08])",
+              ok);
+endfunction
