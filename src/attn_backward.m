@@ -1,0 +1,87 @@
+## -*- texinfo -*-
+## @deftypefn {} {@var{G} =} attn_backward (@var{dY}, @var{T}, @var{B})
+## Gradients of an attention block, from the trace of its forward pass.
+##
+## @var{T} is the trace returned by @code{[Y, T] = attn_self (X, B, @dots{})},
+## @code{attn_masked} or @code{attn_cross}, and @var{B} the same block
+## struct; @var{dY} = dL/dY is the gradient of a scalar loss L with respect
+## to the block's output (n×d×Bt, the shape of @var{Y}).  Each step undoes
+## one line of the forward pass, per head j:
+##
+## @example
+## @group
+## dmessage = dY*W_O'                     # from delta = message*W_O
+## dA_j     = dmessage_j*V_j'             # from message_j = A_j*V_j
+## dV_j     = A_j'*dmessage_j
+## dS_j     = A_j .* (dA_j - sum (dA_j .* A_j, 2))   # row softmax
+## dQ_j     = dS_j*K_j / sqrt (dk)        # from scores_j
+## dK_j     = dS_j'*Q_j / sqrt (dk)
+## G.W_Q = X_q'*dQ;   G.W_K = X_kv'*dK;   G.W_V = X_kv'*dV
+## G.W_O = message'*dY
+## dX_q  = dY + dQ*W_Q'                   # residual path and queries
+## dX_kv = dK*W_K' + dV*W_V'              # keys and values
+## @end group
+## @end example
+##
+## X_q are the query rows (@code{T.X}, or @code{T.D} for cross-attention)
+## and X_kv the key/value rows (@code{T.X}, or @code{T.E}).
+##
+## @var{G} is a struct:
+##
+## @table @code
+## @item W_Q, W_K, W_V, W_O
+## dL/dW, the shapes of the fields of @var{B}, summed over the batch.
+## @item dX
+## (@code{attn_self}, @code{attn_masked}) n×d×Bt: dL/dX = dX_q + dX_kv,
+## through the queries, keys, values and the residual path (so @code{dY}
+## itself is part of it).
+## @item dD, dE
+## (@code{attn_cross}) n×d×Bt and m×d_src×Bt: dL/dD = dX_q (queries and
+## residual) and dL/dE = dX_kv (keys and values).
+## @end table
+##
+## The mask is read from the weights: disallowed pairs have @code{A = 0}
+## and receive no gradient; a query with no allowed key passes only the
+## residual @code{dY}.
+##
+## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
+## (argument counts); @code{attention:type} (@var{dY} not a real full
+## double array, @var{T} or @var{B} not a struct); @code{attention:field}
+## (a field of @var{T} or @var{B} missing, or @code{T.kind} not
+## @qcode{"self"}, @qcode{"masked"} or @qcode{"cross"});
+## @code{attention:size} (@var{dY}, a trace field or a weight whose shape
+## disagrees with the forward pass); @code{attention:heads};
+## @code{attention:nonfinite}; @code{attention:toolarge}.
+##
+## The gradient of L = sum (Y(:)) for a masked block, checked against
+## central differences for @code{W_Q}:
+##
+## @example
+## @group
+## X = [1 0; 0 1; 1 1];
+## B = struct ("W_Q", [1 2; 0 1], "W_K", [1 0; 1 1], "W_V", [0 1; 1 0],
+##             "W_O", [1 0; 0 2], "heads", 1);
+## [Y, T] = attn_masked (X, B);
+## G = attn_backward (ones (size (Y)), T, B);
+## fieldnames (G)'
+##   @result{} ans =
+##   @{
+##     [1,1] = W_Q
+##     [1,2] = W_K
+##     [1,3] = W_V
+##     [1,4] = W_O
+##     [1,5] = dX
+##   @}
+## L = @@(W_Q) sum (attn_masked (X, setfield (B, "W_Q", W_Q))(:));
+## fd = zeros (2);
+## for k = 1:4
+##   e = zeros (2);  e(k) = 1e-6;
+##   fd(k) = (L (B.W_Q + e) - L (B.W_Q - e)) / 2e-6;
+## endfor
+## max (abs (fd(:) - G.W_Q(:))) < 1e-8
+##   @result{} ans = 1
+## @end group
+## @end example
+##
+## @seealso{attn_self, attn_masked, attn_cross, attn_sdpa_backward}
+## @end deftypefn

@@ -1,0 +1,106 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B})
+## @deftypefnx {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@dots{})
+## Cross-attention block: the decoder's rows ask, the encoded source
+## answers.
+##
+## Queries come from the decoder rows @var{D}, keys and values from the
+## encoder's output @var{E} (the "memory", computed once per source
+## sentence).  No causal mask: every decoder row may read the whole source.
+## With @var{B} the block struct, and head j using columns
+## (j-1)·dk+1 @dots{} j·dk of @var{Q} and @var{K} (and by dv of @var{V}):
+##
+## @example
+## @group
+## Q = D*W_Q;   K = E*W_K;   V = E*W_V
+## scores_j  = Q_j*K_j' / sqrt (dk)      # n×m, -Inf where not allowed
+## A_j       = softmax (scores_j, 2)     # the alignment
+## message   = [A_1*V_1, ..., A_h*V_h]
+## delta     = message*W_O
+## Y         = D + delta                 # the decoder's residual stream
+## @end group
+## @end example
+##
+## Shapes (tokens are rows; a batch is the third dimension):
+##
+## @table @asis
+## @item @var{D}
+## n×d×Bt: n decoder rows of width d.
+## @item @var{E}
+## m×d_src×Bt: m encoded source tokens of width d_src (may differ from d).
+## @item @var{B}
+## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d_src×h·dk),
+## @code{W_V} (d_src×h·dv), @code{W_O} (h·dv×d) and @code{heads} (h,
+## dividing the columns of @code{W_Q} and @code{W_V}).
+## @item @var{key_allow}
+## logical m×Bt: @code{true} marks a real source token, @code{false}
+## padding.  Omitted or @code{[]}: every source token is real.
+## @item @var{Y}
+## n×d×Bt.
+## @end table
+##
+## A decoder row whose source is all padding gets weights 0 and message 0,
+## so its row of @var{Y} equals its row of @var{D}; never NaN.
+##
+## The trace @var{T} holds every matrix of the pass:
+##
+## @multitable @columnfractions 0.17 0.23 0.60
+## @headitem field @tab shape @tab meaning
+## @item @code{kind} @tab string @tab @qcode{"cross"}
+## @item @code{heads} @tab scalar @tab h
+## @item @code{D} @tab n×d×Bt @tab the decoder rows
+## @item @code{E} @tab m×d_src×Bt @tab the encoded source
+## @item @code{key_allow} @tab m×Bt or [] @tab the key mask given
+## @item @code{Q} @tab n×h·dk×Bt @tab @code{D*W_Q}
+## @item @code{K} @tab m×h·dk×Bt @tab @code{E*W_K}
+## @item @code{V} @tab m×h·dv×Bt @tab @code{E*W_V}
+## @item @code{scores} @tab n×m×h×Bt @tab @code{Q_j*K_j'/sqrt(dk)},
+## @code{-Inf} where not allowed
+## @item @code{A} @tab n×m×h×Bt @tab row softmax of the scores (the
+## weights α): row i shows where decoder row i looked
+## @item @code{message} @tab n×h·dv×Bt @tab the heads' @code{A_j*V_j} side
+## by side (m_i)
+## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O} (Δe_i)
+## @item @code{out} @tab n×d×Bt @tab @code{D + delta}, equal to @var{Y}
+## @end multitable
+##
+## @code{attn_backward (dY, T, B)} differentiates the block from this trace
+## (gradients @code{dD} and @code{dE}).
+##
+## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
+## (argument counts); @code{attention:type} (@var{D}, @var{E} or a weight
+## not a real full double array, @var{B} not a struct, @var{key_allow} not
+## logical); @code{attention:field} (a field of @var{B} missing);
+## @code{attention:size} (@var{E} with another batch size than @var{D}, or
+## a weight whose shape disagrees); @code{attention:heads} (@code{heads}
+## not a positive integer or not dividing h·dk and h·dv);
+## @code{attention:mask} (@var{key_allow} not m×Bt);
+## @code{attention:nonfinite} (NaN or Inf in an input);
+## @code{attention:overflow} (a score beyond the double range);
+## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
+## memory than the machine has).
+##
+## Seed 004: translating "the black cat", the decoder has written "le" and
+## asks for a noun (and a bit of the adjective).  The source's keys are its
+## roles det, adj, noun, end (scaled by 2); @code{W_V} turns each role into
+## the one-hot French word of its source word:
+##
+## @example
+## @group
+## french = @{"le", "chat", "noir", "<end>"@};
+## E = 2 * eye (4);                    # the, black, cat, end
+## values = [1 0 0 0; 0 0 1 0; 0 1 0 0; 0 0 0 1];
+## B = struct ("W_Q", eye (4), "W_K", eye (4), "W_V", values / 2,
+##             "W_O", zeros (4), "heads", 1);
+## [Y, T] = attn_cross ([0 1 2 0], E, B);
+## printf ("%.2f ", T.A); printf ("\n")
+##   @print{} 0.08 0.22 0.61 0.08
+## [~, k] = max (T.message);
+## french@{k@}
+##   @result{} ans = chat
+## @end group
+## @end example
+##
+## @seealso{attn_self, attn_masked, attn_backward, attn_sdpa}
+## @end deftypefn

@@ -1,0 +1,99 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{Y} =} attn_masked (@var{X}, @var{B})
+## @deftypefnx {} {@var{Y} =} attn_masked (@var{X}, @var{B}, @var{key_allow})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@dots{})
+## Masked (causal) decoder self-attention block: token i reads tokens
+## j <= i only.
+##
+## The same operation as @code{attn_self}, with a causal mask: while the
+## decoder writes, a target word may look at the words already written but
+## not at the ones to come.  With @var{B} the block struct, and head j using
+## columns (j-1)·dk+1 @dots{} j·dk of @var{Q} and @var{K} (and by dv of
+## @var{V}):
+##
+## @example
+## @group
+## Q = X*W_Q;   K = X*W_K;   V = X*W_V
+## scores_j  = Q_j*K_j' / sqrt (dk)      # -Inf where j > i or not allowed
+## A_j       = softmax (scores_j, 2)     # zero above the diagonal
+## message   = [A_1*V_1, ..., A_h*V_h]
+## delta     = message*W_O
+## Y         = X + delta                 # the residual stream
+## @end group
+## @end example
+##
+## Shapes (tokens are rows; a batch is the third dimension):
+##
+## @table @asis
+## @item @var{X}
+## n×d×Bt: Bt target sequences of n tokens of width d.
+## @item @var{B}
+## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d×h·dk),
+## @code{W_V} (d×h·dv), @code{W_O} (h·dv×d) and @code{heads} (h, dividing
+## the columns of @code{W_Q} and @code{W_V}).
+## @item @var{key_allow}
+## logical n×Bt: @code{true} marks a real token, @code{false} padding; it
+## combines with the causal mask (both must allow a pair).  Omitted or
+## @code{[]}: every token is real.
+## @item @var{Y}
+## n×d×Bt.
+## @end table
+##
+## A query with no allowed key (e.g.@: a padding token in first position)
+## gets weights 0 and message 0, so its row of @var{Y} equals its row of
+## @var{X}; never NaN.
+##
+## The trace @var{T} holds every matrix of the pass:
+##
+## @multitable @columnfractions 0.17 0.21 0.62
+## @headitem field @tab shape @tab meaning
+## @item @code{kind} @tab string @tab @qcode{"masked"}
+## @item @code{heads} @tab scalar @tab h
+## @item @code{X} @tab n×d×Bt @tab the input rows
+## @item @code{key_allow} @tab n×Bt or [] @tab the key mask given
+## @item @code{Q} @tab n×h·dk×Bt @tab @code{X*W_Q}
+## @item @code{K} @tab n×h·dk×Bt @tab @code{X*W_K}
+## @item @code{V} @tab n×h·dv×Bt @tab @code{X*W_V}
+## @item @code{scores} @tab n×n×h×Bt @tab @code{Q_j*K_j'/sqrt(dk)},
+## @code{-Inf} above the diagonal and where not allowed
+## @item @code{A} @tab n×n×h×Bt @tab row softmax of the scores (the
+## weights α), lower triangular
+## @item @code{message} @tab n×h·dv×Bt @tab the heads' @code{A_j*V_j} side
+## by side (m_i)
+## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O} (Δe_i)
+## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
+## @end multitable
+##
+## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
+##
+## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
+## (argument counts); @code{attention:type} (@var{X} or a weight not a real
+## full double array, @var{B} not a struct, @var{key_allow} not logical);
+## @code{attention:field} (a field of @var{B} missing);
+## @code{attention:size} (a weight whose shape disagrees with @var{X} or
+## the other weights); @code{attention:heads} (@code{heads} not a positive
+## integer or not dividing h·dk and h·dv); @code{attention:mask}
+## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
+## @var{X} or a weight); @code{attention:overflow} (a score beyond the
+## double range); @code{attention:toolarge} (sizes beyond what BLAS
+## addresses, or more memory than the machine has).
+##
+## The first token can only read itself; the last reads all three:
+##
+## @example
+## @group
+## X = [1 0; 0 1; 1 1];
+## B = struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2),
+##             "W_O", eye (2), "heads", 1);
+## [Y, T] = attn_masked (X, B);
+## printf ("%.4f %.4f %.4f\n", T.A')
+##   @print{} 1.0000 0.0000 0.0000
+##   @print{} 0.3302 0.6698 0.0000
+##   @print{} 0.2483 0.2483 0.5035
+## isequal (Y(1,:), X(1,:) + X(1,:)*B.W_V*B.W_O)
+##   @result{} ans = 1
+## @end group
+## @end example
+##
+## @seealso{attn_self, attn_cross, attn_backward, attn_sdpa}
+## @end deftypefn

@@ -1,0 +1,118 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{Y} =} attn_self (@var{X}, @var{B})
+## @deftypefnx {} {@var{Y} =} attn_self (@var{X}, @var{B}, @var{key_allow})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_self (@dots{})
+## Encoder self-attention block: every token reads every (allowed) token of
+## the same sequence.
+##
+## Queries, keys and values all come from the rows of @var{X}.  With
+## @var{B} the block struct, and head j using columns (j-1)·dk+1 @dots{} j·dk
+## of @var{Q} and @var{K} (and the same slicing by dv of @var{V}):
+##
+## @example
+## @group
+## Q = X*W_Q;   K = X*W_K;   V = X*W_V
+## scores_j  = Q_j*K_j' / sqrt (dk)      # -Inf where not allowed
+## A_j       = softmax (scores_j, 2)
+## message   = [A_1*V_1, ..., A_h*V_h]
+## delta     = message*W_O
+## Y         = X + delta                 # the residual stream
+## @end group
+## @end example
+##
+## Shapes (tokens are rows; a batch is the third dimension):
+##
+## @table @asis
+## @item @var{X}
+## n×d×Bt: Bt sequences of n tokens of width d.
+## @item @var{B}
+## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d×h·dk),
+## @code{W_V} (d×h·dv), @code{W_O} (h·dv×d) and @code{heads} (h, dividing
+## the columns of @code{W_Q} and @code{W_V}).  dk, dv and d are
+## independent.
+## @item @var{key_allow}
+## logical n×Bt: @code{true} marks a real token, @code{false} padding that
+## no query may read.  Omitted or @code{[]}: every token is real.
+## @item @var{Y}
+## n×d×Bt.
+## @end table
+##
+## A query whose keys are all padding gets weights 0 and message 0, so its
+## row of @var{Y} equals its row of @var{X}; never NaN.
+##
+## The trace @var{T} holds every matrix of the pass, named as in the course:
+##
+## @multitable @columnfractions 0.17 0.21 0.62
+## @headitem field @tab shape @tab meaning
+## @item @code{kind} @tab string @tab @qcode{"self"}
+## @item @code{heads} @tab scalar @tab h
+## @item @code{X} @tab n×d×Bt @tab the input rows
+## @item @code{key_allow} @tab n×Bt or [] @tab the key mask given
+## @item @code{Q} @tab n×h·dk×Bt @tab @code{X*W_Q}
+## @item @code{K} @tab n×h·dk×Bt @tab @code{X*W_K}
+## @item @code{V} @tab n×h·dv×Bt @tab @code{X*W_V}
+## @item @code{scores} @tab n×n×h×Bt @tab @code{Q_j*K_j'/sqrt(dk)},
+## @code{-Inf} where not allowed
+## @item @code{A} @tab n×n×h×Bt @tab row softmax of the scores (the
+## weights α)
+## @item @code{message} @tab n×h·dv×Bt @tab the heads' @code{A_j*V_j} side
+## by side (m_i)
+## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O} (Δe_i)
+## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
+## @end multitable
+##
+## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
+##
+## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
+## (argument counts); @code{attention:type} (@var{X} or a weight not a real
+## full double array, @var{B} not a struct, @var{key_allow} not logical);
+## @code{attention:field} (a field of @var{B} missing);
+## @code{attention:size} (a weight whose shape disagrees with @var{X} or
+## the other weights); @code{attention:heads} (@code{heads} not a positive
+## integer or not dividing h·dk and h·dv); @code{attention:mask}
+## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
+## @var{X} or a weight); @code{attention:overflow} (a score beyond the
+## double range); @code{attention:toolarge} (sizes beyond what BLAS
+## addresses, or more memory than the machine has).
+##
+## Three tokens of width 2 with identity weights: each token attends most
+## to itself and to the token it shares a direction with.
+##
+## @example
+## @group
+## X = [1 0; 0 1; 1 1];
+## B = struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2),
+##             "W_O", eye (2), "heads", 1);
+## [Y, T] = attn_self (X, B);
+## printf ("%.2f %.2f %.2f\n", T.A')
+##   @print{} 0.40 0.20 0.40
+##   @print{} 0.20 0.40 0.40
+##   @print{} 0.25 0.25 0.50
+## isequal (Y, T.out, X + T.delta)
+##   @result{} ans = 1
+## @end group
+## @end example
+##
+## Two heads over a batch of two sentences, the second with two padding
+## tokens that no query reads:
+##
+## @example
+## @group
+## X = rand (4, 3, 2);
+## B = struct ("W_Q", rand (3, 4), "W_K", rand (3, 4), "W_V", rand (3, 6),
+##             "W_O", rand (6, 3), "heads", 2);
+## key_allow = logical ([1 1 1 1; 1 1 0 0])';
+## [Y, T] = attn_self (X, B, key_allow);
+## size (T.scores)
+##   @result{} ans =
+##        4   4   2   2
+## size (T.message)
+##   @result{} ans =
+##        4   6   2
+## all (T.A(:, 3:4, :, 2)(:) == 0)
+##   @result{} ans = 1
+## @end group
+## @end example
+##
+## @seealso{attn_masked, attn_cross, attn_backward, attn_sdpa}
+## @end deftypefn
