@@ -26,10 +26,12 @@ APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
                gnuplot-nox fonts-freefont-otf ghostscript
 
 # What pkg install needs: metadata, the C sources with their help stubs,
-# the Octave functions and the documentation.
-DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m src/Makefile \
-             $(sort $(wildcard src/*.c src/*.h src/*.m)) \
-             $(sort $(shell find inst doc -type f 2>/dev/null))
+# the Octave functions and the documentation; in a git checkout only the
+# files git tracks (no stray files), otherwise every file there.
+DIST_TREES = src inst doc
+DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
+  $(sort $(filter-out %.o %.mex %-tst,$(shell git ls-files $(DIST_TREES) \
+    2>/dev/null || find $(DIST_TREES) -type f)))
 
 .PHONY: all setup check demo bench dist clean
 

@@ -57,17 +57,17 @@ if [ -f tests/core/Makefile ]; then
 fi
 
 stage "Octave tests of the source tree (tests/run_tests.m)" \
-  "${octave[@]}" --eval "addpath ('tests'); exit (run_tests () > 0)"
+  "${octave[@]}" --eval "addpath ('$root/tests'); exit (run_tests () > 0)"
 
 prefix=$tmp/prefix
 mkdir -p "$prefix"
 stage "pkg install $(basename "$tarball") into a temporary prefix" \
   "${octave[@]}" --eval \
-  "addpath ('tests'); exit (install_check ('$tarball', '$prefix') > 0)"
+  "addpath ('$root/tests'); exit (install_check ('$tarball', '$prefix') > 0)"
 
 stage "Octave tests of the installed package" \
   "${octave[@]}" --eval \
-  "addpath ('tests'); exit (run_tests ('--installed', '$prefix') > 0)"
+  "addpath ('$root/tests'); exit (run_tests ('--installed', '$prefix') > 0)"
 
 printf '\n=== Summary\n'
 printf '%s\n' "${summary[@]}"
