@@ -2,7 +2,7 @@
 #
 #   make          build the MEX functions in src/ (use the package in place)
 #   make setup    install missing system packages with apt-get (Debian)
-#   make demo     setup, build, run doc/demo.m
+#   make demo     setup, build, run doc/attention_demo.m
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed"
 #   make bench    run the benchmarks tests/bench/bench_*.m
@@ -70,7 +70,7 @@ check: setup
 
 demo: setup
 	$(MAKE) all
-	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/demo.m")'
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
 
 # Benchmarks also see the plain-Octave reference implementation.
 bench: all

@@ -5,8 +5,9 @@
 # tests/check.sh TARBALL: every test stage of `make check`, in order:
 #   1. C unit tests of the core        make -C tests/core check (if present)
 #   2. Octave tests of the source tree tests/run_tests.m
-#   3. install TARBALL into a temporary prefix, load it, spot checks
-#   4. the installed package's tests   run_tests ("--installed", PREFIX)
+#   3. the demo runs                   doc/attention_demo.m
+#   4. install TARBALL into a temporary prefix, load it, spot checks
+#   5. the installed package's tests   run_tests ("--installed", PREFIX)
 # A stage reports its counts in a last line "N passed, N failed"; a stage
 # that exits non-zero without failures counted is one failure, and one that
 # succeeds without printing counts is one pass.  Prints the totals as the
@@ -58,6 +59,10 @@ fi
 
 stage "Octave tests of the source tree (tests/run_tests.m)" \
   "${octave[@]}" --eval "addpath ('$root/tests'); exit (run_tests () > 0)"
+
+stage "The demo (doc/attention_demo.m) runs" \
+  "${octave[@]}" --eval \
+  "addpath ('$root/src', '$root/inst'); run ('$root/doc/attention_demo.m')"
 
 prefix=$tmp/prefix
 mkdir -p "$prefix"
