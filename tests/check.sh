@@ -51,7 +51,7 @@ stage () {
   summary+=("$(printf '%6d passed %4d failed  %s' "$pass" "$fail" "$name")")
 }
 
-cd "$root"
+cd "$root" || exit 1
 
 if [ -f tests/core/Makefile ]; then
   stage "C unit tests (make -C tests/core check)" make -C tests/core check
