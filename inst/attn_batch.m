@@ -1,0 +1,98 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{batch} =} attn_batch (@var{m}, @var{sources}, @var{targets})
+## @deftypefnx {} {@var{batch} =} attn_batch (@var{m}, @var{sources})
+## Token ids of sentence pairs, padded into columns for teacher forcing.
+##
+## @var{sources} and @var{targets} are cell arrays of N sentences (strings,
+## cells of words or id vectors), or one sentence each (a string or ids).  Sources get
+## @code{<eos>} appended; a target y1 @dots{} yn becomes the decoder input
+## @code{<bos> y1 @dots{} yn} and the labels @code{y1 @dots{} yn <eos>}.
+## Without @var{targets} the decoder input is @code{<bos>} alone.
+##
+## @var{batch} fields: @code{src} (m×N ids), @code{src_allow} (m×N logical,
+## true = real token: the kernels' @var{key_allow}), @code{tgt_in},
+## @code{labels} and @code{tgt_allow} (n×N).  Padded places hold a valid id
+## (@code{<pad>}, or @code{<eos>} when the vocabulary has no @code{<pad>}).
+##
+## @example
+## @group
+## m = attn_toy ("river");
+## b = attn_batch (m, @{"the river bank", "the bank"@}, @{"la rive", "la"@});
+## b.src_allow
+##   @result{} [1 1; 1 1; 1 1; 1 0]
+## attn_decode (m.tgt_vocab, b.labels(:,2))
+##   @result{} "la <eos> <eos>"
+## @end group
+## @end example
+## @seealso{attn_loss, attn_forward, attn_train}
+## @end deftypefn
+
+function batch = attn_batch (m, sources, targets)
+  if (nargin < 2 || nargin > 3)
+    print_usage ();
+  endif
+  check_model (m, "attn_batch");
+  sources = as_sentences (sources);
+  src = cellfun (@(s) to_ids (m.src_vocab, s, "source", "attn_batch"), sources,
+                 "UniformOutput", false);
+  [batch.src, batch.src_allow] = pad_columns (src, fill_id (m.src_vocab));
+  vt = m.tgt_vocab;
+  if (nargin < 3)
+    tgt = repmat ({zeros(1, 0)}, 1, numel (sources));
+  else
+    targets = as_sentences (targets);
+    if (numel (targets) != numel (sources))
+      error ("attention:size", "attn_batch: TARGETS must hold %d sentences like SOURCES, got %d",
+             numel (sources), numel (targets));
+    endif
+    tgt = cellfun (@(s) to_ids (vt, s, "target", "attn_batch"), targets,
+                   "UniformOutput", false);
+  endif
+  fill = fill_id (vt);
+  batch.tgt_in = pad_columns (cellfun (@(y) [vt.bos, y], tgt, "UniformOutput", false), fill);
+  [batch.labels, batch.tgt_allow] = pad_columns (
+    cellfun (@(y) [y, vt.eos], tgt, "UniformOutput", false), fill);
+endfunction
+
+## One sentence (string or ids) or a cell array of sentences -> 1×N cell.
+function s = as_sentences (s)
+  if (ischar (s) || isnumeric (s))
+    s = {s};
+  elseif (! iscell (s))
+    error ("attention:type",
+           "attn_batch: sentences must be a cell array of sentences, a string or ids, got %s",
+           class (s));
+  endif
+  s = s(:)';
+endfunction
+
+function id = fill_id (v)
+  id = v.pad;
+  if (id == 0)
+    id = v.eos;
+  endif
+endfunction
+
+%!shared m
+%! c.src_vocab = {"the river bank", "the financial bank"};
+%! c.tgt_vocab = {"la rive", "la banque"};
+%! c.d = 4;  c.heads = 1;  c.encoder_layers = 1;  c.decoder_layers = 1;
+%! m = attn_model (c);
+
+%!test
+%! b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "<bos> la <eos>"});
+%! assert (b.src, [5 7; 6 4; 7 1; 4 1]);
+%! assert (b.src_allow, logical ([1 1; 1 1; 1 0; 1 0]));
+%! assert (b.tgt_in, [3 3; 5 5; 6 1]);
+%! assert (b.labels, [5 5; 6 4; 4 1]);
+%! assert (b.tgt_allow, logical ([1 1; 1 1; 1 0]));
+
+%!test
+%! b = attn_batch (m, "the bank");
+%! assert (b.src, [5; 7; 4]);
+%! assert (b.tgt_in, 3);
+%! assert (b.labels, 4);
+
+%!error id=attention:size attn_batch (m, {"the", "bank"}, {"la"})
+%!error <attn_batch: SENTENCE ids must be integers in 1..8> attn_batch (m, {[5 99]}, {"la"})
+%!error id=attention:type attn_batch (m, struct ())

@@ -1,0 +1,32 @@
+## -*- texinfo -*-
+## @deftypefn  {} {[@var{text}, @var{words}] =} attn_decode (@var{v}, @var{ids})
+## The words of token ids in vocabulary @var{v}.
+##
+## @var{text} is the words joined by single spaces; @var{words} a 1×n cell.
+## Special tokens are kept (decoding functions strip @code{<eos>} themselves).
+##
+## @example
+## @group
+## v = attn_vocab ("the river bank");
+## attn_decode (v, [5 6 7 4])
+##   @result{} "the river bank <eos>"
+## @end group
+## @end example
+## @seealso{attn_encode, attn_vocab}
+## @end deftypefn
+
+function [text, words] = attn_decode (v, ids)
+  if (nargin != 2)
+    print_usage ();
+  endif
+  words = v.words(attn_encode (v, ids));
+  text = strjoin (words, " ");
+endfunction
+
+%!test
+%! v = attn_vocab ("the river bank");
+%! [t, w] = attn_decode (v, [5 6 7 4]);
+%! assert (t, "the river bank <eos>");
+%! assert (w, {"the", "river", "bank", "<eos>"});
+%!assert (attn_decode (attn_vocab ("a"), []), "")
+%!error id=attention:vocab attn_decode (attn_vocab ("a"), 9)

@@ -1,0 +1,80 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{ids} =} attn_encode (@var{v}, @var{sentence})
+## @deftypefnx {} {@var{ids} =} attn_encode (@var{v}, @var{sentence}, "strict")
+## Token ids (1×n) of a sentence in vocabulary @var{v}.
+##
+## @var{sentence} is a string of space-separated words, a cell array of
+## words, or already a vector of ids (checked and returned as a row).  No
+## special token is added.  A word not in @var{v} becomes @code{<unk>}; with
+## @qcode{"strict"}, or when @var{v} has no @code{<unk>}, it raises an
+## @code{attention:vocab} error that names the word.
+##
+## @example
+## @group
+## v = attn_vocab ("the river bank");
+## attn_encode (v, "the bank")
+##   @result{} [5 7]
+## attn_encode (v, "the sea")
+##   @result{} [5 2]
+## @end group
+## @end example
+## @seealso{attn_vocab, attn_decode}
+## @end deftypefn
+
+function ids = attn_encode (v, sentence, mode = "")
+  if (nargin < 2)
+    print_usage ();
+  endif
+  check_vocab (v, "attn_encode");
+  V = numel (v.words);
+  if (isnumeric (sentence))
+    ids = double (sentence(:)');
+    bad = find (ids != fix (ids) | ids < 1 | ids > V, 1);
+    if (! isreal (sentence) || ! isempty (bad))
+      error ("attention:vocab",
+             "attn_encode: SENTENCE ids must be integers in 1..%d, got %g at position %d",
+             V, real (ids(bad)), bad);
+    endif
+    return;
+  endif
+  if (ischar (sentence))
+    words = regexp (sentence, '\S+', "match");
+  elseif (iscellstr (sentence))
+    words = sentence(:)';
+  else
+    error ("attention:type",
+           "attn_encode: SENTENCE must be a string, a cell array of words or ids, got %s",
+           class (sentence));
+  endif
+  strict = strcmp (mode, "strict");
+  if (! strict && ! isempty (mode))
+    error ("attention:option", "attn_encode: the third argument must be \"strict\", got \"%s\"",
+           mode);
+  endif
+  [known, ids] = ismember (words, v.words);
+  ids = reshape (ids, 1, numel (words));         # 1×0 for an empty sentence
+  unknown = find (! known, 1);
+  if (! isempty (unknown))
+    if (strict || v.unk == 0)
+      error ("attention:vocab",
+             "attn_encode: unknown word \"%s\" (position %d) is not in the vocabulary of %d words",
+             words{unknown}, unknown, V);
+    endif
+    ids(! known) = v.unk;
+  endif
+endfunction
+
+%!shared v
+%! v = attn_vocab ("the river bank");
+%!assert (attn_encode (v, "the bank"), [5 7])
+%!assert (attn_encode (v, {"bank", "river"}), [7 6])
+%!assert (attn_encode (v, "the sea"), [5 2])
+%!assert (attn_encode (v, [7; 6]), [7 6])
+%!assert (attn_encode (v, ""), zeros (1, 0))
+%!error <unknown word "sea"> attn_encode (v, "the sea", "strict")
+%!error id=attention:vocab attn_encode (v, "the sea", "strict")
+%!error id=attention:vocab attn_encode (attn_vocab ("a", {}), "b")
+%!error id=attention:vocab attn_encode (v, [1 99])
+%!error id=attention:vocab attn_encode (v, 1.5)
+%!error id=attention:type attn_encode (v, {1})
+%!error id=attention:option attn_encode (v, "the", "lenient")

@@ -1,0 +1,53 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{tr} =} attn_forward (@var{m}, @var{source}, @var{prefix})
+## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{source})
+## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{batch})
+## The whole forward pass of an encoder-decoder model, every matrix kept.
+##
+## @var{source} and @var{prefix} are sentences (strings, cells of words or
+## id vectors).  The source gets @code{<eos>} appended and the prefix
+## @code{<bos>} prepended when they lack them; without @var{prefix} the
+## decoder reads @code{<bos>} alone.  A @var{batch} from @code{attn_batch}
+## runs several pairs at once (decoder input @code{batch.tgt_in}).
+##
+## The trace @var{tr} mirrors the model (doc/ARCHITECTURE.md, "The forward
+## trace"): @code{source_rows} (m×d×Bt, token embedding + position),
+## @code{encoder(l)} (@code{self}: the kernel trace with @code{Q}, @code{K},
+## @code{V}, @code{scores}, @code{A}, @code{message}, @code{delta};
+## @code{after_self}, FFN and LayerNorm traces when present),
+## @code{encoded}, @code{target_rows}, @code{decoder(l)} (@code{self},
+## @code{after_self}, @code{cross}, @code{after_cross}, @dots{}),
+## @code{decoder_out}, @code{logits} and @code{probs} (n×V×Bt), and the
+## token names @code{source_labels}, @code{target_labels} (shaped like the
+## ids) and @code{vocab_labels}.
+##
+## @example
+## @group
+## m = attn_toy ("river");
+## tr = attn_forward (m, "the river bank", "<bos> la");
+## size (tr.decoder(1).cross.A)          # target × source
+##   @result{} [2 4]
+## [~, next] = max (tr.probs(end,:));
+## m.tgt_vocab.words@{next@}
+##   @result{} "rive"
+## @end group
+## @end example
+## @seealso{attn_loss, attn_batch, attn_greedy, attn_model}
+## @end deftypefn
+
+function tr = attn_forward (m, source, prefix = "<bos>")
+  if (nargin < 2 || nargin > 3)
+    print_usage ();
+  endif
+  check_model (m, "attn_forward");
+  if (isstruct (source))
+    batch = source;
+  else
+    src = to_ids (m.src_vocab, source, "source", "attn_forward");
+    tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward");
+    batch = struct ("src", src', "src_allow", true (numel (src), 1),
+                    "tgt_in", tgt', "tgt_allow", true (numel (tgt), 1));
+  endif
+  check_lengths (m, batch, "attn_forward");
+  tr = add_labels (model_forward (m, batch), m);
+endfunction

@@ -1,0 +1,77 @@
+## -*- texinfo -*-
+## @deftypefn  {} {[@var{loss}, @var{G}, @var{info}] =} attn_loss (@var{m}, @var{source}, @var{target})
+## @deftypefnx {} {[@var{loss}, @var{G}, @var{info}] =} attn_loss (@var{m}, @var{batch})
+## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "label_smoothing", @var{eps})
+## Teacher-forced cross-entropy of a translation and its gradients.
+##
+## @var{source} and @var{target} are sentences, or cell arrays of sentences
+## (a batch); a @var{batch} from @code{attn_batch} is used as is.  For a target
+## y1 @dots{} yn the decoder reads @code{<bos> y1 @dots{} yn} and each row
+## predicts the next token, the labels @code{y1 @dots{} yn <eos>}; the causal
+## mask keeps every row from reading its answer.
+##
+## @var{loss} is the mean cross-entropy over all label tokens of the batch
+## (padding ignored).  With label smoothing @var{eps} the target
+## distribution puts 1-@var{eps} on the label and @var{eps}/V on every token.
+##
+## @var{G} holds the gradient of @var{loss} for every learned array of
+## @var{m}, in the same layout (@code{G.src_embed}, @code{G.encoder(l).self.W_Q},
+## @code{G.decoder(l).cross.W_O}, @code{G.W_vocab}, @dots{}).
+##
+## @var{info}: @code{row_loss} (n×Bt, the loss of each label, 0 on padding),
+## @code{tokens} (label count), @code{batch}, @code{trace} (as
+## @code{attn_forward}).
+##
+## @example
+## @group
+## m = attn_toy ("river");
+## [loss, G, info] = attn_loss (m, "the river bank", "la rive");
+## info.trace.target_labels'
+##   @result{} @{"<bos>", "la", "rive"@}
+## size (info.trace.decoder(1).cross.A)
+##   @result{} [3 4]
+## @end group
+## @end example
+## @seealso{attn_forward, attn_batch, attn_train, attn_sgd, attn_adam}
+## @end deftypefn
+
+function [loss, G, info] = attn_loss (m, varargin)
+  if (nargin < 2)
+    print_usage ();
+  endif
+  check_model (m, "attn_loss");
+  if (isstruct (varargin{1}))
+    batch = varargin{1};
+    varargin(1) = [];
+  elseif (numel (varargin) >= 2)
+    batch = attn_batch (m, varargin{1}, varargin{2});
+    varargin(1:2) = [];
+  else
+    print_usage ();
+  endif
+  smoothing = 0;
+  for i = 1:2:numel (varargin)
+    if (! strcmp (varargin{i}, "label_smoothing") || i == numel (varargin))
+      error ("attention:option", "attn_loss: expected \"label_smoothing\", EPS after the data, got %s",
+             disp_arg (varargin{i}));
+    endif
+    smoothing = varargin{i+1};
+    if (! isnumeric (smoothing) || ! isscalar (smoothing) || smoothing < 0 || smoothing >= 1)
+      error ("attention:option", "attn_loss: label smoothing must be a number in [0, 1), got %s",
+             disp_arg (smoothing));
+    endif
+  endfor
+  check_lengths (m, batch, "attn_loss");
+  tr = model_forward (m, batch);
+  if (nargout > 1)
+    [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);
+    G = model_backward (m, tr, dlogits);
+  else
+    [loss, row_loss] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);
+  endif
+  if (nargout > 2)
+    tr = add_labels (tr, m);
+    info = struct ("row_loss", row_loss, "tokens", nnz (batch.tgt_allow),
+                   "batch", batch, "trace", tr);
+  endif
+endfunction

@@ -1,0 +1,29 @@
+## [dx, dE, G] = decoder_stack_backward (dx, L, P, norm): gradients of
+## decoder_stack given dx = dL/d(its output): dL/d(target rows), dL/dE
+## (summed over the layers' cross blocks) and G (layout of P, weights only).
+function [dx, dE, G] = decoder_stack_backward (dx, L, P, norm)
+  G = struct ([]);
+  dE = 0;
+  for l = numel (P):-1:1
+    p = P(l);
+    S = L(l);
+    g = struct ();
+    if (isfield (p, "ffn"))
+      [dx, g.ffn, Gn] = sublayer_backward (dx, field_or_empty (S, "norm_ffn"),
+                          norm, field_or_empty (p, "norm_ffn"),
+                          @(d) ffn_backward (d, S.ffn, p.ffn));
+      g = add_norm (g, "norm_ffn", Gn, norm);
+    endif
+    [dx, g.cross, Gn, dEl] = sublayer_backward (dx,
+                               field_or_empty (S, "norm_cross"), norm,
+                               field_or_empty (p, "norm_cross"),
+                               @(d) block_backward (d, S.cross, p.cross));
+    g = add_norm (g, "norm_cross", Gn, norm);
+    dE += dEl;
+    [dx, g.self, Gn] = sublayer_backward (dx, field_or_empty (S, "norm_self"),
+                         norm, field_or_empty (p, "norm_self"),
+                         @(d) block_backward (d, S.self, p.self));
+    g = add_norm (g, "norm_self", Gn, norm);
+    G = [order_like(g, p), G];
+  endfor
+endfunction
