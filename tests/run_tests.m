@@ -78,8 +78,11 @@ function jobs = job_list (root, mode, prefix)
              find_files(fullfile (root, "tests"), '^test_.*\.m$')];
     doc_dirs = {src, inst};
   else
+    ## The package's code: its folder and subfolders but not doc/ (whose
+    ## assignment graders need a student's solution) nor packinfo/.
     pkgdir = installed_dir (prefix);
-    files = [find_files(pkgdir, '\.m$'); find_files(pkgdir, '-tst$')];
+    files = [find_files(pkgdir, '\.m$', {"doc", "packinfo"});
+             find_files(pkgdir, '-tst$')];
     doc_dirs = {pkgdir};
   endif
   files = unique (files(cellfun (@has_tests, files)));
@@ -117,8 +120,9 @@ function label = relative (f, root, prefix)
   endfor
 endfunction
 
-## Files under DIR (recursively) whose name matches the regexp PAT.
-function files = find_files (dir, pat)
+## Files under DIR (recursively) whose name matches the regexp PAT, not
+## looking into the subfolders of DIR named in SKIP.
+function files = find_files (dir, pat, skip = {})
   files = cell (0, 1);
   if (! isfolder (dir))
     return;
@@ -126,7 +130,7 @@ function files = find_files (dir, pat)
   entries = readdir (dir);
   for i = 1:numel (entries)
     name = entries{i};
-    if (name(1) == ".")
+    if (name(1) == "." || any (strcmp (name, skip)))
       continue;
     endif
     path = fullfile (dir, name);
@@ -298,7 +302,7 @@ function [npass, nfail] = run_doctest (dirs)
   pkg ("load", "doctest");
   names = {};
   for i = 1:numel (dirs)
-    for f = find_files (dirs{i}, '\.m$')'
+    for f = find_files (dirs{i}, '\.m$', {"doc", "packinfo"})'
       [d, name] = fileparts (f{1});
       if (isempty (strfind (d, [filesep() "private"])))
         names{end+1} = name;
