@@ -30,7 +30,7 @@ APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
 # files git tracks (no stray files), otherwise every file there.
 DIST_TREES = src inst doc
 DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
-  $(sort $(filter-out %.o %.mex %-tst,$(shell git ls-files $(DIST_TREES) \
+  $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
     2>/dev/null || find $(DIST_TREES) -type f)))
 
 .PHONY: all setup check demo bench dist clean
