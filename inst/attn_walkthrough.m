@@ -124,14 +124,13 @@ function layer_rest (show, L, name, last)
 endfunction
 
 %!function row = printed_row (out, title, label)
-%!  ## the numbers of row LABEL in the table whose title starts with TITLE
+%!  ## the numbers of the row labelled LABEL in the table titled TITLE
 %!  k = strfind (out, [title, "  ("]);
 %!  assert (numel (k) >= 1, "no table %s", title);
 %!  lines = strsplit (out(k(1):end), "\n");
 %!  for i = 3:numel (lines)
-%!    w = strsplit (strtrim (lines{i}));
-%!    if (strcmp (w{1}, label))
-%!      row = str2double (w(2:end));
+%!    if (strncmp (lines{i}, [label, " "], numel (label) + 1))
+%!      row = str2double (strsplit (strtrim (lines{i}(numel (label)+1:end))));
 %!      return;
 %!    endif
 %!  endfor
