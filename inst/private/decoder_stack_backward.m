@@ -7,7 +7,7 @@ function [dx, dE, G] = decoder_stack_backward (dx, L, P, norm)
   for l = numel (P):-1:1
     p = P(l);
     S = L(l);
-    g = struct ();
+    g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
     if (isfield (p, "ffn"))
       [dx, g.ffn, Gn] = sublayer_backward (dx, field_or_empty (S, "norm_ffn"),
                           norm, field_or_empty (p, "norm_ffn"),
@@ -24,6 +24,6 @@ function [dx, dE, G] = decoder_stack_backward (dx, L, P, norm)
                          norm, field_or_empty (p, "norm_self"),
                          @(d) block_backward (d, S.self, p.self));
     g = add_norm (g, "norm_self", Gn, norm);
-    G = [order_like(g, p), G];
+    G = [g, G];
   endfor
 endfunction

@@ -5,5 +5,6 @@ function [dX, G] = layer_norm_backward (dY, N, P)
   G.bias = sum (stack_rows (dY), 1);
   dxhat = dY .* P.gain;                          # Y = xhat.*gain + bias
   ## xhat = (X - mu)/sigma: remove the mean and the xhat-direction parts
-  dX = (dxhat - mean (dxhat, 2) - N.xhat .* mean (dxhat .* N.xhat, 2)) ./ N.sigma;
+  d = columns (dY);
+  dX = (dxhat - sum (dxhat, 2) / d - N.xhat .* (sum (dxhat .* N.xhat, 2) / d)) ./ N.sigma;
 endfunction

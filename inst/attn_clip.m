@@ -1,0 +1,46 @@
+## -*- texinfo -*-
+## @deftypefn {} {[@var{G}, @var{total}] =} attn_clip (@var{G}, @var{max_norm})
+## Clip gradients by their global norm.
+##
+## @var{total} is the 2-norm of all arrays of @var{G} taken together; when it
+## exceeds @var{max_norm}, every array is scaled by @var{max_norm}/@var{total}
+## (directions kept).  @var{max_norm} = Inf leaves @var{G} unchanged.
+##
+## @example
+## @group
+## G = struct ("W", [3 0], "b", 4);
+## [G, total] = attn_clip (G, 1);
+## total
+##   @result{} 5
+## G.W
+##   @result{} [0.6 0]
+## @end group
+## @end example
+## @seealso{attn_sgd, attn_adam, attn_train}
+## @end deftypefn
+
+function [G, total] = attn_clip (G, max_norm)
+  if (nargin != 2)
+    print_usage ();
+  endif
+  if (! isnumeric (max_norm) || ! isscalar (max_norm) || ! (max_norm > 0))
+    error ("attention:type", "attn_clip: MAX_NORM must be a positive scalar, got %s",
+           disp_arg (max_norm));
+  endif
+  g = tree_flat (G);
+  total = norm (g);
+  if (total > max_norm)
+    G = tree_add (G, G, g * (max_norm / total), "set");
+  endif
+endfunction
+
+%!test
+%! G = struct ("a", struct ("W", {[1 2], [2; 0]}), "b", 4);
+%! [C, total] = attn_clip (G, 2.5);
+%! assert (total, 5);
+%! assert (C.a(2).W, [1; 0]);
+%! assert (C.b, 2);
+%! [C, total] = attn_clip (G, 6);
+%! assert (C, G);
+
+%!error id=attention:type attn_clip (struct ("W", 1), 0)

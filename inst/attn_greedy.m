@@ -1,0 +1,76 @@
+## -*- texinfo -*-
+## @deftypefn  {} {[@var{text}, @var{info}] =} attn_greedy (@var{m}, @var{source})
+## @deftypefnx {} {[@var{text}, @var{info}] =} attn_greedy (@var{m}, @var{source}, @var{name}, @var{value}, @dots{})
+## Translate by greedy decoding: at each step append the most probable token.
+##
+## The encoder runs once; each decoder layer's cross-attention keys and
+## values are computed once from the encoded source, and each step sends one
+## new row through the decoder, its masked self-attention reading the cached
+## keys and values of the prefix.  Decoding stops at @code{<eos>} or after
+## @code{max_len} tokens.
+##
+## Options: @code{max_len} (default: rows of @code{m.tgt_pos}); @code{cache}
+## (true; false reruns the whole model on the prefix at every step, the
+## reference the cache is tested against).
+##
+## @var{text} is the translation without @code{<eos>}.  @var{info}:
+## @code{tokens} (cell, with @code{<eos>} when reached), @code{ids},
+## @code{probs} (steps×V, the distribution each step chose from), @code{A}
+## (steps×m×h×L: the cross-attention weights of each step's row, per head and
+## decoder layer: the alignment grid, target × source), @code{source_labels},
+## @code{encoder_passes}, @code{decoder_steps}, @code{stopped}
+## (@qcode{"eos"} or @qcode{"length"}).
+##
+## @example
+## @group
+## m = attn_toy ("blackcat");
+## [text, info] = attn_greedy (m, "the black cat")
+##   @result{} text = le chat noir
+## [info.encoder_passes, info.decoder_steps]
+##   @result{} [1 4]
+## @end group
+## @end example
+## @seealso{attn_beam, attn_sample, attn_forward}
+## @end deftypefn
+
+function [text, info] = attn_greedy (m, source, varargin)
+  if (nargin < 2)
+    print_usage ();
+  endif
+  opts = get_options ("attn_greedy", struct ("max_len", Inf, "cache", true), varargin);
+  [text, info] = generate (m, source, opts, @most_probable, "attn_greedy");
+endfunction
+
+function id = most_probable (probs)
+  [~, id] = max (probs);
+endfunction
+
+%!test
+%! ## cached and uncached decoding give the same probabilities, for a
+%! ## 2-layer, 2-head model with FFN and each LayerNorm placement
+%! c.src_vocab = {"the river bank", "the financial bank"};
+%! c.tgt_vocab = {"la rive", "la banque"};
+%! c.d = 6;  c.heads = 2;  c.d_ff = 5;  c.max_len = 7;
+%! for norm = {"none", "post", "pre"}
+%!   c.norm = norm{1};
+%!   m = attn_model (c);
+%!   [t1, a] = attn_greedy (m, "the financial bank", "max_len", 5);
+%!   [t2, b] = attn_greedy (m, "the financial bank", "max_len", 5, "cache", false);
+%!   assert (t1, t2);
+%!   assert (a.probs, b.probs, 1e-12);
+%!   assert (a.A, b.A, 1e-12);
+%!   assert (a.encoder_passes, 1);
+%!   assert (b.encoder_passes, b.decoder_steps);
+%!   assert (size (a.A), [a.decoder_steps, 4, 2, 2]);
+%!   assert (a.decoder_steps <= 5);
+%! endfor
+
+%!test
+%! ## the length limit
+%! [text, info] = attn_greedy (attn_toy ("blackcat"), "the black cat", "max_len", 2);
+%! assert (text, "le chat");
+%! assert (info.stopped, "length");
+%! assert (info.decoder_steps, 2);
+
+%!error id=attention:option attn_greedy (attn_toy ("blackcat"), "the cat", "width", 3)
+%!error id=attention:model attn_greedy (struct ("a", 1), "the cat")

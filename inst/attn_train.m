@@ -1,0 +1,125 @@
+## -*- texinfo -*-
+## @deftypefn  {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus})
+## @deftypefnx {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus}, @var{name}, @var{value}, @dots{})
+## Train a model on a parallel corpus with teacher forcing and mini-batches.
+##
+## @var{corpus} is an N×2 cell array of @{source, target@} sentences, or a
+## struct with cell fields @code{source} and @code{target}.  Each epoch visits
+## every pair once in batches of @code{batch_size} (shuffled from
+## @code{seed} when @code{shuffle}); each batch is one @code{attn_loss} and one
+## optimiser step.
+##
+## Options: @code{epochs} (10), @code{batch_size} (32), @code{optimizer}
+## (@qcode{"adam"} or @qcode{"sgd"}), @code{lr} (1e-3), @code{beta1},
+## @code{beta2}, @code{epsilon} (Adam), @code{clip} (global gradient norm
+## limit, Inf = none), @code{label_smoothing} (0), @code{shuffle} (true),
+## @code{seed} (0; the caller's random state is kept), @code{verbose} (true:
+## one line per epoch with the epoch, mean loss, tokens per second and the
+## time left).
+##
+## @var{history}: @code{loss} (one entry per step), @code{epoch_loss}
+## (token-weighted mean per epoch), @code{tokens_per_s} (per epoch),
+## @code{seconds} (total).
+##
+## @example
+## @group
+## m = attn_toy ("blackcat");
+## corpus = @{"the black cat", "le chat noir"; "the white dog", "le chien blanc"@};
+## [m, h] = attn_train (m, corpus, "epochs", 5, "lr", 0.01, "verbose", false);
+## h.epoch_loss(end) < h.epoch_loss(1)
+##   @result{} 1
+## @end group
+## @end example
+## @seealso{attn_loss, attn_adam, attn_sgd, attn_clip, attn_batch}
+## @end deftypefn
+
+function [m, history] = attn_train (m, corpus, varargin)
+  if (nargin < 2)
+    print_usage ();
+  endif
+  check_model (m, "attn_train");
+  o = get_options ("attn_train",
+                   struct ("epochs", 10, "batch_size", 32, "optimizer", "adam",
+                           "lr", 1e-3, "beta1", 0.9, "beta2", 0.999, "epsilon", 1e-8,
+                           "clip", Inf, "label_smoothing", 0, "shuffle", true,
+                           "seed", 0, "verbose", true), varargin);
+  if (! any (strcmp (o.optimizer, {"adam", "sgd"})))
+    error ("attention:option", "attn_train: optimizer must be \"adam\" or \"sgd\", got \"%s\"",
+           o.optimizer);
+  endif
+  [sources, targets] = corpus_pairs (corpus);
+  ## encode once; attn_batch keeps ids as they are
+  sources = cellfun (@(s) to_ids (m.src_vocab, s, "source", "attn_train"), sources,
+                     "UniformOutput", false);
+  targets = cellfun (@(s) to_ids (m.tgt_vocab, s, "target", "attn_train"), targets,
+                     "UniformOutput", false);
+  N = numel (sources);
+  steps = ceil (N / o.batch_size);
+  history = struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
+                    "tokens_per_s", zeros (1, 0), "seconds", 0);
+  old = rand ("state");
+  rand ("state", o.seed);
+  unwind_protect
+    order = 1:N;
+    adam = [];
+    start = tic ();
+    for epoch = 1:o.epochs
+      if (o.shuffle)
+        order = randperm (N);
+      endif
+      t0 = tic ();
+      total = 0;
+      tokens = 0;
+      for s = 1:steps
+        pick = order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N));
+        batch = attn_batch (m, sources(pick), targets(pick));
+        [loss, G, info] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);
+        if (isfinite (o.clip))
+          G = attn_clip (G, o.clip);
+        endif
+        if (strcmp (o.optimizer, "adam"))
+          [m, adam] = attn_adam (m, G, adam, "lr", o.lr, "beta1", o.beta1,
+                                 "beta2", o.beta2, "epsilon", o.epsilon);
+        else
+          m = attn_sgd (m, G, o.lr);
+        endif
+        history.loss(end+1) = loss;
+        total += loss * info.tokens;
+        tokens += info.tokens;
+      endfor
+      seconds = toc (t0);
+      history.epoch_loss(end+1) = total / tokens;
+      history.tokens_per_s(end+1) = tokens / seconds;
+      if (o.verbose)
+        left = toc (start) / epoch * (o.epochs - epoch);
+        printf ("epoch %d/%d  loss %.4f  %.0f tokens/s  time left %d:%02d\n", epoch,
+                o.epochs, history.epoch_loss(end), history.tokens_per_s(end),
+                floor (left / 60), round (mod (left, 60)));
+        fflush (stdout);
+      endif
+    endfor
+    history.seconds = toc (start);
+  unwind_protect_cleanup
+    rand ("state", old);
+  end_unwind_protect
+endfunction
+
+## Sources and targets (1×N cells) of an N×2 cell or a source/target struct.
+function [sources, targets] = corpus_pairs (corpus)
+  if (iscell (corpus) && columns (corpus) == 2)
+    sources = corpus(:,1)';
+    targets = corpus(:,2)';
+  elseif (isstruct (corpus) && all (isfield (corpus, {"source", "target"}))
+          && iscell (corpus.source) && iscell (corpus.target)
+          && numel (corpus.source) == numel (corpus.target))
+    sources = corpus.source(:)';
+    targets = corpus.target(:)';
+  else
+    error ("attention:type",
+           "attn_train: CORPUS must be an N×2 cell of {source, target} sentences or a struct with cells source and target of equal length, got %s",
+           disp_arg (corpus));
+  endif
+  if (isempty (sources))
+    error ("attention:size", "attn_train: CORPUS holds no sentence pair");
+  endif
+endfunction
