@@ -1,0 +1,57 @@
+## The MEX gateways under generated bad input (tests/fuzz/fuzz_gateways.m,
+## fast mode, fixed seed): every case returns normally with finite outputs
+## or raises an attention:* error.  `make fuzz` prints the full report,
+## `make soak` runs many more cases.
+
+%!shared r
+%! d = "fuzz";
+%! if (! isfolder (d))
+%!   d = fullfile ("tests", "fuzz");
+%! endif
+%! addpath (canonicalize_file_name (d));
+%! r = fuzz_gateways (1500, 1);
+
+%!function show (r)
+%!  for f = r.failures
+%!    printf ("case %d: %s (%s); %s: %s\n", f.case, f.fn, f.args, f.what,
+%!            f.message);
+%!  endfor
+%!endfunction
+
+%!function n = outcome (r, id)
+%!  n = sum (r.counts(strncmp (r.ids, id, numel (id))));
+%!endfunction
+
+## no error without an attention:* identifier (and no fault of the harness)
+%!test
+%! n = outcome (r, "FAIL:error") + outcome (r, "FAIL:harness");
+%! if (n > 0)
+%!   show (r);
+%! endif
+%! assert (n, 0);
+
+## no Inf or NaN returned without an error
+%!test
+%! n = outcome (r, "FAIL:nonfinite");
+%! if (n > 0)
+%!   show (r);
+%! endif
+%! assert (n, 0);
+
+## the harness reaches every kind of rejection and many normal returns
+%!test
+%! for id = {"ok", "attention:type", "attention:size", "attention:field", ...
+%!           "attention:heads", "attention:mask", "attention:nonfinite", ...
+%!           "attention:nargin", "attention:nargout", "attention:toolarge"}
+%!   assert (outcome (r, id{1}) >= 5, sprintf ("only %d cases of %s",
+%!                                             outcome (r, id{1}), id{1}));
+%! endfor
+%! assert (sum (r.counts), 1500);
+%! assert (numel (r.outcomes), 1500);
+
+## a case replayed alone has the outcome it had in the run
+%!test
+%! for i = [17 400 1234]
+%!   one = fuzz_gateways (1, 1, i);
+%!   assert (one.outcomes, r.outcomes(i));
+%! endfor
