@@ -1,0 +1,206 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{m} =} attn_family (@var{config})
+## A model of one of seed 003's other families, initialised from a seed.
+##
+## Seed 003 varies two things: which positions may attend, and which output
+## embeddings the task reads.  Every family here is assembled from the same
+## kernels and layer functions as the encoder-decoder of @code{attn_model}:
+##
+## @table @asis
+## @item @qcode{"decoder-only"}
+## one sequence through causal self-attention + FFN blocks (the decoder
+## without cross-attention), the vocabulary head on every row; trained on the
+## next token at every position, generation reads the last row.  Fields:
+## @code{tgt_vocab} (= @code{src_vocab}), @code{tgt_embed}, @code{tgt_pos},
+## @code{decoder}, @code{W_vocab}, @code{b_vocab}.
+## @item @qcode{"encoder-token"}
+## full self-attention encoder, one shared classifier on every position:
+## @code{scores = E*W_class + b_class} (n×C, seed 003's 6×4 for NER).
+## @item @qcode{"encoder-sentence"}
+## the same encoder, one readout row per sentence: the updated @code{<cls>}
+## row (a learned row of the embedding table, prepended to every sentence) or
+## the mean of the states over the real tokens; then a linear head, or an MLP
+## @code{h = relu (e*W_hidden + b_hidden)}, @code{logits = h*W_class + b_class}.
+## @item @qcode{"pooled-add"}, @qcode{"pooled-concat"}, @qcode{"pooled-prefix"}
+## encoder-decoders whose decoder sees one pooled source vector
+## @code{c} (the mean of the encoder's final rows) instead of
+## cross-attention: @code{u = c*W_u} added to every target input;
+## @code{[e_t, c]*W_F} back to width d; or @code{c*W_P} prepended as a
+## continuous prefix at position 1 (targets at positions 2, 3, @dots{}).
+## Same fields as an encoder-decoder except that decoder layers have no
+## @code{cross} block, so @code{attn_loss}, @code{attn_train} and
+## @code{attn_greedy} treat them like the cross-attention model.
+## @end table
+##
+## @var{config} takes the fields of @code{attn_model} (@code{d},
+## @code{heads}, @code{dk}, @code{dv}, @code{d_ff}, @code{norm},
+## @code{positions}, @code{max_len}, @code{seed}, @code{src_vocab},
+## @code{tgt_vocab}, @code{encoder_layers}, @code{decoder_layers}) and
+## @code{family} (required), @code{vocab} (vocabulary or sentences, decoder-only
+## and encoder families), @code{classes} (cellstr, encoder families),
+## @code{layers} (stack depth of the one-stack families, 2),
+## @code{readout} (@qcode{"cls"} or @qcode{"mean"}), @code{head}
+## (@qcode{"linear"} or @qcode{"mlp"}) and @code{d_hidden} (MLP width, d).
+## The stacks are initialised by @code{attn_model} itself; the family's own
+## matrices are normal with variance 1/fan-in.
+##
+## For the encoder families, @code{attn_train} and @code{attn_loss} take
+## pairs (sentence, labels) where the labels are class names: one per word
+## (@qcode{"PERSON OTHER OTHER PLACE"}) or one per sentence; for the
+## decoder-only model, pairs (prompt, continuation) joined into one sequence
+## @code{<bos> prompt continuation <eos>}, every position predicting the next.
+##
+## @example
+## @group
+## c = struct ("family", "encoder-token", "vocab", "raghav goes to school in delhi",
+##             "classes", @{@{"PERSON", "ORGANIZATION", "PLACE", "OTHER"@}@},
+##             "d", 8, "heads", 2, "layers", 1);
+## m = attn_family (c);
+## tr = attn_forward (m, "raghav goes to school in delhi");
+## size (tr.logits)
+##   @result{} 6   4
+## @end group
+## @end example
+## @seealso{attn_model, attn_forward, attn_loss, attn_train, attn_greedy}
+## @end deftypefn
+
+function m = attn_family (config)
+  if (nargin != 1)
+    print_usage ();
+  endif
+  if (! isstruct (config) || ! isscalar (config))
+    error ("attention:type", "attn_family: CONFIG must be a scalar struct, got %s",
+           class (config));
+  endif
+  own = struct ("family", "", "vocab", [], "classes", [], "layers", 2,
+                "readout", "cls", "head", "linear", "d_hidden", []);
+  fam = own;
+  base = struct ();
+  for f = fieldnames (config)'
+    if (isfield (own, f{1}))
+      fam.(f{1}) = config.(f{1});
+    else
+      base.(f{1}) = config.(f{1});     # attn_model checks these
+    endif
+  endfor
+  families = {"decoder-only", "encoder-token", "encoder-sentence",
+              "pooled-add", "pooled-concat", "pooled-prefix"};
+  one_of (fam.family, "family", families);
+  pooled = strncmp (fam.family, "pooled-", 7);
+  if (! pooled)
+    if (isempty (fam.vocab))
+      error ("attention:config", "attn_family: CONFIG.vocab is required for the %s family",
+             fam.family);
+    endif
+    positive_int (fam.layers, "layers");
+    for f = {"src_vocab", "tgt_vocab", "encoder_layers", "decoder_layers"}
+      if (isfield (base, f{1}))
+        error ("attention:config",
+               "attn_family: CONFIG.%s belongs to the encoder-decoder families; give vocab and layers",
+               f{1});
+      endif
+    endfor
+  endif
+
+  switch (fam.family)
+    case "decoder-only"
+      base.src_vocab = base.tgt_vocab = vocab_of (fam.vocab);
+      base.encoder_layers = 1;
+      base.decoder_layers = fam.layers;
+    case {"encoder-token", "encoder-sentence"}
+      specials = {"<pad>", "<unk>", "<bos>", "<eos>"};
+      if (strcmp (fam.family, "encoder-sentence") && strcmp (fam.readout, "cls"))
+        specials{end+1} = "<cls>";
+      endif
+      base.src_vocab = vocab_of (fam.vocab, specials);
+      base.tgt_vocab = base.src_vocab;
+      base.encoder_layers = fam.layers;
+      base.decoder_layers = 1;
+  endswitch
+  base.family = "encoder-decoder";
+  m = attn_model (base);
+  m.config.family = fam.family;
+  d = m.config.d;
+
+  old = randn ("state");
+  randn ("state", m.config.seed + 1);      # the family's own matrices
+  unwind_protect
+    switch (fam.family)
+      case "decoder-only"
+        m = rmfield (m, {"src_vocab", "src_embed", "src_pos", "encoder"});
+        m = rmfield_if (m, "encoder_norm");
+        m.decoder = drop_cross (m.decoder);
+        m.src_vocab = m.tgt_vocab;
+      case {"encoder-token", "encoder-sentence"}
+        one_of (fam.readout, "readout", {"cls", "mean"});
+        one_of (fam.head, "head", {"linear", "mlp"});
+        if (! iscellstr (fam.classes) || numel (fam.classes) < 2)
+          error ("attention:config",
+                 "attn_family: CONFIG.classes must be a cell array of at least 2 class names, got %s",
+                 disp_arg (fam.classes));
+        endif
+        m = rmfield (m, {"tgt_embed", "tgt_pos", "decoder", "W_vocab", "b_vocab"});
+        m = rmfield_if (m, "decoder_norm");
+        m.tgt_vocab = attn_vocab (fam.classes, {});
+        C = numel (fam.classes);
+        width = d;
+        if (strcmp (fam.family, "encoder-sentence"))
+          m.config.readout = fam.readout;
+          m.config.head = fam.head;
+          if (strcmp (fam.head, "mlp"))
+            width = fam.d_hidden;
+            if (isempty (width))
+              width = d;
+            endif
+            positive_int (width, "d_hidden");
+            m.W_hidden = randn (d, width) / sqrt (d);
+            m.b_hidden = zeros (1, width);
+          endif
+        endif
+        m.W_class = randn (width, C) / sqrt (width);
+        m.b_class = zeros (1, C);
+      otherwise                            # pooled-context encoder-decoders
+        m.decoder = drop_cross (m.decoder);
+        switch (fam.family)
+          case "pooled-add"
+            m.W_u = randn (d, d) / sqrt (d);
+          case "pooled-concat"
+            m.W_F = randn (2 * d, d) / sqrt (2 * d);
+          case "pooled-prefix"
+            m.W_P = randn (d, d) / sqrt (d);
+        endswitch
+    endswitch
+  unwind_protect_cleanup
+    randn ("state", old);
+  end_unwind_protect
+endfunction
+
+function v = vocab_of (v, varargin)
+  if (! isstruct (v))
+    v = attn_vocab (v, varargin{:});
+  endif
+endfunction
+
+function P = drop_cross (P)
+  P = rmfield_if (rmfield (P, "cross"), "norm_cross");
+endfunction
+
+function s = rmfield_if (s, name)
+  if (isfield (s, name))
+    s = rmfield (s, name);
+  endif
+endfunction
+
+function positive_int (x, name)
+  if (! isnumeric (x) || ! isscalar (x) || x < 1 || x != fix (x))
+    error ("attention:config", "attn_family: CONFIG.%s must be a positive integer, got %s",
+           name, disp_arg (x));
+  endif
+endfunction
+
+function one_of (x, name, choices)
+  if (! ischar (x) || ! any (strcmp (x, choices)))
+    error ("attention:config", "attn_family: CONFIG.%s must be one of \"%s\", got %s",
+           name, strjoin (choices, "\", \""), disp_arg (x));
+  endif
+endfunction

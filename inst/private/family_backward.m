@@ -1,0 +1,84 @@
+## G = family_backward (m, tr, dlogits): gradients of every learned array of
+## a family model (attn_family) given dlogits = dL/d(tr.logits); G has m's
+## layout without config, vocabularies and heads (like model_backward).
+function G = family_backward (m, tr, dlogits)
+  norm = m.config.norm;
+  kind = family_kind (m);
+  d = m.config.d;
+  if (strcmp (kind, "encoder"))
+    if (isfield (tr, "readout"))
+      X = tr.readout;
+      if (isfield (m, "W_hidden"))
+        X = tr.hidden;
+      endif
+      [dX, G.W_class, G.b_class] = head_backward (dlogits, X, m.W_class);
+      if (isfield (m, "W_hidden"))            # hidden = relu (readout*W_hidden + b_hidden)
+        [dX, G.W_hidden, G.b_hidden] = head_backward (dX .* (tr.hidden_pre > 0),
+                                                      tr.readout, m.W_hidden);
+      endif
+      if (isfield (tr, "pool_weights"))       # readout = sum (w .* E)
+        dE = tr.pool_weights .* dX;
+      else                                    # readout = E(1,:,:)
+        dE = zeros (size (tr.encoded));
+        dE(1,:,:) = dX;
+      endif
+    else
+      [dE, G.W_class, G.b_class] = head_backward (dlogits, tr.encoded, m.W_class);
+    endif
+    G = encoder_backward (G, dE, m, tr, norm);
+    G = order_as (G, m);
+    return;
+  endif
+
+  [dD, G.W_vocab, G.b_vocab] = head_backward (dlogits, tr.decoder_out, m.W_vocab);
+  if (strcmp (m.config.family, "pooled-prefix"))
+    dD = [zeros(1, d, size (dD, 3)); dD];     # the source slot's row is not read
+  endif
+  if (strcmp (norm, "pre"))
+    [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm);
+  endif
+  [dX, G.decoder] = encoder_stack_backward (dD, tr.decoder, m.decoder, norm);
+  n = rows (dX);
+  G.tgt_pos = zeros (size (m.tgt_pos));
+  G.tgt_pos(1:n,:) = sum (dX, 3);             # every variant adds p_t last
+  switch (m.config.family)
+    case {"decoder-only", "pooled-add"}
+      dtok = dX;
+    case "pooled-concat"                       # fused = [tok, c]*W_F
+      [dcat, G.W_F] = head_backward (dX, tr.concat, m.W_F);
+      dtok = dcat(:,1:d,:);
+      dc = sum (dcat(:,d+1:end,:), 1);
+    case "pooled-prefix"                       # X = [c*W_P; tok] + p
+      [dc, G.W_P] = head_backward (dX(1,:,:), tr.c, m.W_P);
+      dtok = dX(2:end,:,:);
+  endswitch
+  if (strcmp (m.config.family, "pooled-add"))   # u = c*W_u added to every row
+    [dc, G.W_u] = head_backward (sum (dX, 1), tr.c, m.W_u);
+  endif
+  G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos);
+  if (strcmp (m.config.positions, "sinusoidal"))
+    G.tgt_pos(:) = 0;
+  endif
+  if (strcmp (kind, "pooled"))
+    G = encoder_backward (G, tr.pool_weights .* dc, m, tr, norm);  # c = sum (w .* E)
+  endif
+  G = order_as (G, m);
+endfunction
+
+## the encoder's part of G from dE = dL/d(tr.encoded)
+function G = encoder_backward (G, dE, m, tr, norm)
+  if (strcmp (norm, "pre"))
+    [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm);
+  endif
+  [dS, G.encoder] = encoder_stack_backward (dE, tr.encoder, m.encoder, norm);
+  [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos);
+  if (strcmp (m.config.positions, "sinusoidal"))
+    G.src_pos(:) = 0;
+  endif
+endfunction
+
+## G's fields in the order of m's (optimisers pair G with m by layout)
+function G = order_as (G, m)
+  names = fieldnames (m);
+  G = orderfields (G, names(isfield (G, names)));
+endfunction

@@ -1,0 +1,101 @@
+## Gradients of seed 003's other families (attn_family) through attn_loss,
+## against central finite differences of the loss, for every learned array
+## (its 3 largest entries and 3 random others).  Tiny models, two sentences
+## of different lengths (so padding is exercised).
+
+%!function m = tiny (family, varargin)
+%!  src = {"raghav goes to delhi", "meera goes to school in delhi"};
+%!  c = struct ("family", family, "d", 4, "heads", 2, "d_ff", 3, "max_len", 8,
+%!              "seed", 3, varargin{:});
+%!  if (strncmp (family, "pooled-", 7))
+%!    c.src_vocab = src;
+%!    c.tgt_vocab = {"raghav va a delhi", "meera va a l ecole"};
+%!    c.encoder_layers = 1;
+%!    c.decoder_layers = 2;
+%!  else
+%!    c.vocab = src;
+%!    c.layers = 2;
+%!  endif
+%!  if (strncmp (family, "encoder-", 8))
+%!    c.classes = {"PERSON", "ORGANIZATION", "PLACE", "OTHER"};
+%!  endif
+%!  m = attn_family (c);
+%!endfunction
+
+%!function [src, tgt] = data (family)
+%!  src = {"raghav goes to delhi", "meera goes to school in delhi"};
+%!  switch (family)
+%!    case "encoder-token"
+%!      tgt = {"PERSON OTHER OTHER PLACE", "PERSON OTHER OTHER OTHER OTHER PLACE"};
+%!    case "encoder-sentence"
+%!      tgt = {"PLACE", "OTHER"};
+%!    case "decoder-only"
+%!      src = {"raghav goes", "meera goes to"};
+%!      tgt = {"to delhi", "school in delhi"};
+%!    otherwise
+%!      tgt = {"raghav va a delhi", "meera va a l ecole"};
+%!  endswitch
+%!endfunction
+
+## every numeric leaf of a (possibly nested, struct-array) struct, as
+## subsref index lists
+%!function P = leaves (s, prefix)
+%!  P = {};
+%!  for k = 1:numel (s)
+%!    for f = fieldnames (s)'
+%!      sub = [prefix, substruct("()", {k}, ".", f{1})];
+%!      v = s(k).(f{1});
+%!      if (isstruct (v))
+%!        P = [P, leaves(v, sub)];
+%!      elseif (isnumeric (v))
+%!        P{end+1} = sub;
+%!      endif
+%!    endfor
+%!  endfor
+%!endfunction
+
+%!function check_grad (m, batch)
+%!  rand ("state", 1);
+%!  [~, G] = attn_loss (m, batch);
+%!  h = 1e-5;
+%!  P = leaves (G, struct ("type", {}, "subs", {}));
+%!  assert (numel (P) > 5);
+%!  for i = 1:numel (P)
+%!    g = subsref (G, P{i});
+%!    W = subsref (m, P{i});
+%!    assert (size (g), size (W));
+%!    ## the 3 largest analytic entries and 3 others at random (all if fewer)
+%!    [~, order] = sort (abs (g(:)), "descend");
+%!    rest = order(4:end);
+%!    pick = [order(1:min (3, end)); rest(randperm (numel (rest), min (3, numel (rest))))];
+%!    fd = g;
+%!    for j = pick'
+%!      Wp = W;  Wp(j) += h;
+%!      Wm = W;  Wm(j) -= h;
+%!      fd(j) = (attn_loss (subsasgn (m, P{i}, Wp), batch)
+%!               - attn_loss (subsasgn (m, P{i}, Wm), batch)) / (2 * h);
+%!    endfor
+%!    err = max (abs (g(:) - fd(:)));
+%!    if (err > 1e-7 * max (1, max (abs (fd(:)))))
+%!      error ("gradient of %s: max error %g (max |fd| %g)",
+%!             strjoin (cellfun (@num2str, {P{i}.subs}, "UniformOutput", false), ""),
+%!             err, max (abs (fd(:))));
+%!    endif
+%!  endfor
+%!endfunction
+
+%!function check_family (family, varargin)
+%!  m = tiny (family, varargin{:});
+%!  [src, tgt] = data (family);
+%!  check_grad (m, attn_batch (m, src, tgt));
+%!endfunction
+
+%!test check_family ("encoder-token", "norm", "post");
+%!test check_family ("encoder-sentence", "readout", "cls", "head", "mlp", "d_hidden", 5, "norm", "pre");
+%!test check_family ("encoder-sentence", "readout", "mean", "head", "linear", "norm", "none");
+%!test check_family ("decoder-only", "norm", "pre");
+%!test check_family ("decoder-only", "norm", "post");
+%!test check_family ("pooled-add", "norm", "post");
+%!test check_family ("pooled-concat", "norm", "pre");
+%!test check_family ("pooled-prefix", "norm", "none");
+%!test check_family ("pooled-prefix", "norm", "post");
