@@ -33,6 +33,15 @@ function batch = attn_batch (m, sources, targets)
   endif
   check_model (m, "attn_batch");
   sources = as_sentences (sources);
+  if (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
+    if (nargin < 3)
+      targets = {};
+    else
+      targets = as_sentences (targets);
+    endif
+    batch = family_batch (m, sources, targets, "attn_batch");
+    return;
+  endif
   src = cellfun (@(s) to_ids (m.src_vocab, s, "source", "attn_batch"), sources,
                  "UniformOutput", false);
   [batch.src, batch.src_allow] = pad_columns (src, fill_id (m.src_vocab));

@@ -1,6 +1,10 @@
 ## G = model_backward (m, tr, dlogits): gradients of every learned array of
 ## m (same layout, weights only) given dlogits = dL/d(tr.logits).
 function G = model_backward (m, tr, dlogits)
+  if (! strcmp (family_kind (m), "encoder-decoder"))
+    G = family_backward (m, tr, dlogits);    # seed 003's other families
+    return;
+  endif
   norm = m.config.norm;
   [dD, dW_vocab, db_vocab] = head_backward (dlogits, tr.decoder_out, m.W_vocab);
   if (strcmp (norm, "pre"))

@@ -2,6 +2,10 @@
 ## ids.  batch: src, src_allow (m×Bt), tgt_in, tgt_allow (n×Bt).  Returns the
 ## trace of doc/ARCHITECTURE.md ("The forward trace") without the labels.
 function tr = model_forward (m, batch)
+  if (! strcmp (family_kind (m), "encoder-decoder"))
+    tr = family_forward (m, batch);          # seed 003's other families
+    return;
+  endif
   norm = m.config.norm;
   tr.source_ids = batch.src;
   tr.src_allow = batch.src_allow;
