@@ -51,3 +51,17 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   check_lengths (m, batch, "attn_forward");
   tr = add_labels (model_forward (m, batch), m);
 endfunction
+
+%!test
+%! ## the step of seed 000: la's row reads the four source positions
+%! m = attn_toy ("river");
+%! tr = attn_forward (m, "the river bank", "<bos> la");
+%! assert (size (tr.decoder.cross.A), [2 4]);
+%! assert (tr.source_ids', attn_encode (m.src_vocab, "the river bank <eos>"));
+%! assert (tr.target_ids', attn_encode (m.tgt_vocab, "<bos> la"));
+%! assert (tr.decoder.after_cross, tr.decoder.cross.out);
+%! assert (tr.logits, tr.decoder_out * m.W_vocab + m.b_vocab, 1e-14);
+%! ## the same prefix given as ids or without <bos>
+%! assert (attn_forward (m, "the river bank", "la").probs, tr.probs);
+
+%!error id=attention:vocab attn_forward (attn_toy ("river"), "the sea bank")

@@ -75,3 +75,16 @@ function [loss, G, info] = attn_loss (m, varargin)
                    "batch", batch, "trace", tr);
   endif
 endfunction
+
+%!test
+%! ## seed 000's teacher forcing: decoder input <bos> la rive, labels la rive <eos>
+%! m = attn_toy ("river");
+%! [loss, G, info] = attn_loss (m, "the river bank", "la rive");
+%! assert (info.trace.target_labels', {"<bos>", "la", "rive"});
+%! assert (info.batch.labels', attn_encode (m.tgt_vocab, "la rive <eos>"));
+%! p = info.trace.probs;
+%! assert (loss, -mean (log (p(sub2ind (size (p), 1:3, info.batch.labels')))), 1e-14);
+%! assert (fieldnames (G.decoder), {"self"; "cross"});
+%! assert (fieldnames (G.decoder.cross), {"W_Q"; "W_K"; "W_V"; "W_O"});
+
+%!error id=attention:model attn_loss (1, "a", "b")

@@ -1,7 +1,8 @@
 ## tr = add_labels (tr, m): token names for the trace's rows and columns:
-## source_labels, target_labels (shaped like the ids), vocab_labels.
+## source_labels, target_labels (cells shaped like the ids: one column per
+## batch item), vocab_labels (1×V).
 function tr = add_labels (tr, m)
-  tr.source_labels = m.src_vocab.words(tr.source_ids);
-  tr.target_labels = m.tgt_vocab.words(tr.target_ids);
+  tr.source_labels = reshape (m.src_vocab.words(tr.source_ids), size (tr.source_ids));
+  tr.target_labels = reshape (m.tgt_vocab.words(tr.target_ids), size (tr.target_ids));
   tr.vocab_labels = m.tgt_vocab.words;
 endfunction

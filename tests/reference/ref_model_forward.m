@@ -1,0 +1,112 @@
+## -*- texinfo -*-
+## @deftypefn {} {@var{r} =} ref_model_forward (@var{m}, @var{src}, @var{tgt})
+## The encoder-decoder model's forward pass in plain Octave (reference).
+##
+## One sentence pair, no batch and no padding: @var{src} and @var{tgt} are
+## id vectors (the source with its @code{<eos>}, the decoder input with its
+## @code{<bos>}).  Written row by row and head by head from the formulas,
+## separately from the package's layer functions and the MEX kernels:
+##
+## @example
+## @group
+## attention(Xq, Xkv) = Xq + concat_j(softmax(Q_j K_j'/sqrt(dk)) V_j) W_O
+## LN(x) = (x - mean(x)) ./ sqrt(var(x, 1) + 1e-5) .* gain + bias
+## FFN(x) = x + max(x W_1 + b_1, 0) W_2 + b_2
+## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x))
+## @end group
+## @end example
+##
+## @var{r}: @code{source_rows}, @code{encoded}, @code{target_rows},
+## @code{decoder_out}, @code{logits}, @code{probs}.
+## @seealso{ref_block}
+## @end deftypefn
+
+function r = ref_model_forward (m, src, tgt)
+  norm = m.config.norm;
+  ms = numel (src);
+  n = numel (tgt);
+  X = m.src_embed(src,:) + m.src_pos(1:ms,:);
+  r.source_rows = X;
+  for l = 1:numel (m.encoder)
+    p = m.encoder(l);
+    X = residual (X, norm, p, "norm_self", @(z) attention (z, z, p.self, false));
+    if (isfield (p, "ffn"))
+      X = residual (X, norm, p, "norm_ffn", @(z) ffn (z, p.ffn));
+    endif
+  endfor
+  if (strcmp (norm, "pre"))
+    X = layernorm (X, m.encoder_norm);
+  endif
+  r.encoded = X;
+  Y = m.tgt_embed(tgt,:) + m.tgt_pos(1:n,:);
+  r.target_rows = Y;
+  for l = 1:numel (m.decoder)
+    p = m.decoder(l);
+    Y = residual (Y, norm, p, "norm_self", @(z) attention (z, z, p.self, true));
+    Y = residual (Y, norm, p, "norm_cross", @(z) attention (z, X, p.cross, false));
+    if (isfield (p, "ffn"))
+      Y = residual (Y, norm, p, "norm_ffn", @(z) ffn (z, p.ffn));
+    endif
+  endfor
+  if (strcmp (norm, "pre"))
+    Y = layernorm (Y, m.decoder_norm);
+  endif
+  r.decoder_out = Y;
+  r.logits = Y * m.W_vocab + m.b_vocab;
+  r.probs = zeros (size (r.logits));
+  for i = 1:n
+    e = exp (r.logits(i,:) - max (r.logits(i,:)));
+    r.probs(i,:) = e / sum (e);
+  endfor
+endfunction
+
+## x + delta with the model's LayerNorm placement; delta_of (z) is the
+## sublayer's update of its input z.
+function y = residual (x, norm, p, name, delta_of)
+  switch (norm)
+    case "none"
+      y = x + delta_of (x);
+    case "post"
+      y = layernorm (x + delta_of (x), p.(name));
+    case "pre"
+      y = x + delta_of (layernorm (x, p.(name)));
+  endswitch
+endfunction
+
+## The update message*W_O of one attention block, head by head, row by row.
+function delta = attention (Xq, Xkv, B, causal)
+  h = B.heads;
+  dk = columns (B.W_Q) / h;
+  dv = columns (B.W_V) / h;
+  message = zeros (rows (Xq), h * dv);
+  for j = 1:h
+    cq = (j-1)*dk + (1:dk);
+    cv = (j-1)*dv + (1:dv);
+    Q = Xq * B.W_Q(:,cq);
+    K = Xkv * B.W_K(:,cq);
+    V = Xkv * B.W_V(:,cv);
+    for i = 1:rows (Xq)
+      keys = 1:rows (Xkv);
+      if (causal)
+        keys = 1:i;
+      endif
+      s = Q(i,:) * K(keys,:)' / sqrt (dk);
+      w = exp (s - max (s));
+      w /= sum (w);
+      message(i,cv) = w * V(keys,:);
+    endfor
+  endfor
+  delta = message * B.W_O;
+endfunction
+
+function delta = ffn (X, P)
+  delta = max (X * P.W_1 + P.b_1, 0) * P.W_2 + P.b_2;
+endfunction
+
+function y = layernorm (x, P)
+  y = zeros (size (x));
+  for i = 1:rows (x)
+    mu = mean (x(i,:));
+    y(i,:) = (x(i,:) - mu) / sqrt (mean ((x(i,:) - mu) .^ 2) + 1e-5) .* P.gain + P.bias;
+  endfor
+endfunction

@@ -1,0 +1,104 @@
+## The encoder-decoder model (attn_forward, attn_loss) against the plain-Octave
+## forward of tests/reference/ref_model_forward.m, written separately from the
+## formulas: every configuration of norm placement, FFN, positions, heads and
+## widths; batches with padding agree with each sentence run alone.
+
+%!function m = small_model (varargin)
+%!  c = struct ("src_vocab", {{"the river bank", "the financial bank on the hill"}},
+%!              "tgt_vocab", {{"la rive", "la banque sur la colline"}},
+%!              "d", 6, "heads", 2, "d_ff", 5, "max_len", 9,
+%!              "encoder_layers", 2, "decoder_layers", 2);
+%!  for i = 1:2:numel (varargin)
+%!    c.(varargin{i}) = varargin{i+1};
+%!  endfor
+%!  m = attn_model (c);
+%!endfunction
+
+%!function check_batch (m)
+%!  ## each column of a padded batch agrees with the reference on its own
+%!  sources = {"the river bank", "bank", "the financial bank on the hill"};
+%!  targets = {"la rive", "la banque sur la colline", "banque"};
+%!  b = attn_batch (m, sources, targets);
+%!  tr = attn_forward (m, b);
+%!  for k = 1:numel (sources)
+%!    src = b.src(b.src_allow(:,k), k);
+%!    tgt = b.tgt_in(b.tgt_allow(:,k), k);
+%!    r = ref_model_forward (m, src, tgt);
+%!    n = numel (tgt);
+%!    assert (tr.encoded(1:numel (src),:,k), r.encoded, 1e-12);
+%!    assert (tr.decoder_out(1:n,:,k), r.decoder_out, 1e-12);
+%!    assert (tr.logits(1:n,:,k), r.logits, 1e-12);
+%!    assert (tr.probs(1:n,:,k), r.probs, 1e-12);
+%!  endfor
+%!endfunction
+
+%!test
+%! for norm = {"none", "post", "pre"}
+%!   check_batch (small_model ("norm", norm{1}));
+%! endfor
+
+%!test
+%! ## no FFN, sinusoidal positions, dk != dv, 3 heads, 1 and 3 layers
+%! check_batch (small_model ("d_ff", 0, "positions", "sinusoidal", "heads", 3,
+%!                           "dk", 2, "dv", 1, "encoder_layers", 1,
+%!                           "decoder_layers", 3, "norm", "pre"));
+
+%!test
+%! ## the seed toys
+%! for name = {"river", "blackcat"}
+%!   m = attn_toy (name{1});
+%!   src = attn_encode (m.src_vocab, {"the", m.src_vocab.words{end}, "<eos>"});
+%!   tr = attn_forward (m, src, [m.tgt_vocab.bos 2 3]);
+%!   r = ref_model_forward (m, src, [m.tgt_vocab.bos 2 3]);
+%!   assert (tr.source_rows, r.source_rows, 1e-14);
+%!   assert (tr.target_rows, r.target_rows, 1e-14);
+%!   assert (tr.probs, r.probs, 1e-12);
+%! endfor
+
+%!test
+%! ## the trace's layout: names, shapes and labels
+%! m = small_model ("norm", "post");
+%! tr = attn_forward (m, "the river bank", "la rive");
+%! assert (tr.source_labels', {"the", "river", "bank", "<eos>"});
+%! assert (tr.target_labels', {"<bos>", "la", "rive"});
+%! assert (tr.vocab_labels, m.tgt_vocab.words);
+%! assert (size (tr.source_rows), [4 6]);
+%! assert (size (tr.decoder(2).cross.A), [3 4 2]);
+%! assert (size (tr.decoder(1).self.A), [3 3 2]);
+%! assert (tr.decoder(1).self.A(1,2:3,:), zeros (1, 2, 2));
+%! assert (size (tr.encoder(1).ffn.hidden), [4 5]);
+%! assert (tr.encoder(2).input, tr.encoder(1).out);
+%! assert (tr.decoder(1).after_self, tr.decoder(1).norm_self.out);
+%! assert (tr.decoder(2).cross.E, tr.encoded);
+%! assert (size (tr.logits), [3 numel(m.tgt_vocab.words)]);
+
+%!test
+%! ## the loss: mean cross-entropy over the real labels of a padded batch,
+%! ## with label smoothing, against the reference probabilities
+%! m = small_model ("norm", "pre");
+%! sources = {"the river bank", "the financial bank on the hill"};
+%! targets = {"la rive", "la banque sur la colline"};
+%! for eps = [0 0.1]
+%!   [loss, ~, info] = attn_loss (m, sources, targets, "label_smoothing", eps);
+%!   total = 0;  count = 0;
+%!   for k = 1:2
+%!     y = attn_encode (m.tgt_vocab, targets{k});
+%!     r = ref_model_forward (m, [attn_encode(m.src_vocab, sources{k}), m.src_vocab.eos],
+%!                            [m.tgt_vocab.bos, y]);
+%!     labels = [y, m.tgt_vocab.eos];
+%!     V = columns (r.probs);
+%!     for i = 1:numel (labels)
+%!       row = -(1 - eps) * log (r.probs(i,labels(i))) - eps / V * sum (log (r.probs(i,:)));
+%!       assert (info.row_loss(i,k), row, 1e-12);
+%!       total += row;  count += 1;
+%!     endfor
+%!   endfor
+%!   assert (loss, total / count, 1e-12);
+%!   assert (info.tokens, count);
+%!   assert (info.row_loss(4:end,1), zeros (3, 1));
+%! endfor
+
+%!error id=attention:size attn_forward (small_model (), "the river bank on the hill the bank the river")
+%!error id=attention:model attn_forward (struct ("config", 1), "the")
+%!error id=attention:option attn_loss (small_model (), "the", "la", "smoothing", 0.1)
+%!error id=attention:option attn_loss (small_model (), "the", "la", "label_smoothing", 1)
