@@ -123,3 +123,38 @@ function [sources, targets] = corpus_pairs (corpus)
     error ("attention:size", "attn_train: CORPUS holds no sentence pair");
   endif
 endfunction
+
+%!shared corpus, m
+%! corpus = {"the black cat", "le chat noir"; "the white dog", "le chien blanc";
+%!           "the black dog", "le chien noir"};
+%! m = attn_toy ("blackcat");
+
+%!test
+%! ## one epoch, batches of 2: the first batch is one attn_loss + Adam step
+%! [m1, h] = attn_train (m, corpus, "epochs", 1, "batch_size", 2, "shuffle", false,
+%!                       "lr", 0.01, "verbose", false);
+%! [loss, G] = attn_loss (m, corpus(1:2,1), corpus(1:2,2));
+%! assert (h.loss(1), loss, 1e-14);
+%! assert (numel (h.loss), 2);
+%! m2 = attn_adam (m, G, [], "lr", 0.01);
+%! [loss2, G2] = attn_loss (m2, corpus(3,1), corpus(3,2));
+%! assert (h.loss(2), loss2, 1e-14);
+%! assert (size (h.epoch_loss), [1 1]);
+
+%!test
+%! ## SGD with clipping, against the steps written out
+%! [m1, h] = attn_train (m, corpus, "epochs", 1, "batch_size", 3, "optimizer", "sgd",
+%!                       "lr", 0.5, "clip", 0.1, "shuffle", false, "verbose", false);
+%! [~, G] = attn_loss (m, corpus(:,1), corpus(:,2));
+%! assert (m1, attn_sgd (m, attn_clip (G, 0.1), 0.5));
+
+%!test
+%! ## the same seed gives the same model; progress lines are printed
+%! a = attn_train (m, corpus, "epochs", 2, "batch_size", 1, "seed", 4, "verbose", false);
+%! [out, b] = evalc ('attn_train (m, corpus, "epochs", 2, "batch_size", 1, "seed", 4)');
+%! assert (a, b);
+%! assert (! isempty (regexp (out, 'epoch 2/2  loss [0-9.]+  [0-9]+ tokens/s  time left 0:00')));
+
+%!error id=attention:type attn_train (m, {"a", "b", "c"})
+%!error id=attention:option attn_train (m, corpus, "optimizer", "rmsprop")
+%!error id=attention:option attn_train (m, corpus, "epoch", 3)
