@@ -42,6 +42,8 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   check_model (m, "attn_forward");
   if (isstruct (source))
     batch = source;
+  elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
+    batch = attn_batch (m, {source});
   else
     src = to_ids (m.src_vocab, source, "source", "attn_forward");
     tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward");

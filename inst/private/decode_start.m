@@ -4,6 +4,10 @@
 ## self-attention caches self_K{l}, self_V{l} (0×dk×h, 0×dv×h) that
 ## decode_step grows by one row per token.
 function state = decode_start (m, src)
+  if (! strcmp (family_kind (m), "encoder-decoder"))
+    state = family_decode_start (m, src);    # pooled-context (attn_family)
+    return;
+  endif
   norm = m.config.norm;
   X = embed_forward (m.src_embed, m.src_pos, src);
   [E, state.encoder] = encoder_stack (X, m.encoder, [], norm);

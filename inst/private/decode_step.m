@@ -5,6 +5,10 @@
 ## probs 1×V: the next-token distribution; A m×h×L: this row's cross
 ## weights in every head and layer.
 function [state, probs, A] = decode_step (m, state, token)
+  if (! strcmp (family_kind (m), "encoder-decoder"))
+    [state, probs, A] = family_decode_step (m, state, token);   # attn_family
+    return;
+  endif
   norm = m.config.norm;
   t = state.t + 1;
   x = m.tgt_embed(token,:) + m.tgt_pos(t,:);

@@ -9,15 +9,10 @@
 function tr = family_forward (m, batch)
   norm = m.config.norm;
   kind = family_kind (m);
+  tr = struct ();
   if (! strcmp (kind, "decoder-only"))
-    tr.source_ids = batch.src;
-    tr.src_allow = batch.src_allow;
-    tr.source_rows = embed_forward (m.src_embed, m.src_pos, batch.src);
-    [E, tr.encoder] = encoder_stack (tr.source_rows, m.encoder, batch.src_allow, norm);
-    if (strcmp (norm, "pre"))
-      [E, tr.encoder_norm] = layer_norm (E, m.encoder_norm);
-    endif
-    tr.encoded = E;
+    tr = family_encode (m, batch.src, batch.src_allow);
+    E = tr.encoded;
   endif
   if (strcmp (kind, "encoder"))
     X = E;
@@ -75,10 +70,4 @@ function tr = family_forward (m, batch)
   tr.decoder_out = D;
   tr.logits = head_forward (D, m.W_vocab, m.b_vocab);
   tr.probs = softmax_rows (tr.logits);
-endfunction
-
-## mean of E's rows over the real tokens: c 1×d×Bt, w m×1×Bt (c = sum w.*E)
-function [c, w] = mean_pool (E, allow)
-  w = permute (allow ./ max (sum (allow, 1), 1), [1 3 2]);
-  c = sum (E .* w, 1);
 endfunction

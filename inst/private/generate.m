@@ -10,7 +10,10 @@ function [text, info] = generate (m, source, opts, pick, fname)
   check_lengths (m, struct ("src", src, "tgt_in", v.bos), fname);
   limit = min (opts.max_len, rows (m.tgt_pos));
   nl = numel (m.decoder);
-  h = m.decoder(1).cross.heads;
+  h = 0;                                  # pooled-context models: no cross block
+  if (isfield (m.decoder, "cross"))
+    h = m.decoder(1).cross.heads;
+  endif
   info.source_labels = m.src_vocab.words(src');
   info.encoder_passes = 0;
   info.decoder_steps = 0;
@@ -30,7 +33,7 @@ function [text, info] = generate (m, source, opts, pick, fname)
                                      "tgt_in", ids', "tgt_allow", true (n, 1)));
       probs = tr.probs(end,:);
       A = zeros (numel (src), h, nl);
-      for l = 1:nl
+      for l = 1:nl * (h > 0)
         A(:,:,l) = reshape (tr.decoder(l).cross.A(end,:,:), [], h);
       endfor
       info.encoder_passes += 1;
