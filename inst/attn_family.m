@@ -204,3 +204,72 @@ function one_of (x, name, choices)
            name, strjoin (choices, "\", \""), disp_arg (x));
   endif
 endfunction
+
+%!shared ner, words
+%! words = "raghav goes to school in delhi";
+%! ner = struct ("family", "encoder-token", "vocab", words, "d", 8, "heads", 2,
+%!               "layers", 1, "classes", {{"PERSON", "ORGANIZATION", "PLACE", "OTHER"}});
+
+## seed 003: six words, four classes, one shared classifier: 6×4 scores
+%!test
+%! m = attn_family (ner);
+%! assert (size (m.W_class), [8 4]);
+%! assert (size (m.b_class), [1 4]);
+%! assert (isfield (m, "decoder"), false);
+%! tr = attn_forward (m, words);
+%! assert (size (tr.logits), [6 4]);
+%! assert (tr.logits, tr.encoded * m.W_class + m.b_class, 1e-12);
+%! assert (tr.vocab_labels, {"PERSON", "ORGANIZATION", "PLACE", "OTHER"});
+
+## CLS readout: five review words plus <cls> give six states, the head reads one
+%!test
+%! c = struct ("family", "encoder-sentence", "vocab", "the film was really good",
+%!             "classes", {{"NEG", "POS"}}, "d", 8, "heads", 2, "layers", 1,
+%!             "head", "mlp", "d_hidden", 6);
+%! m = attn_family (c);
+%! tr = attn_forward (m, "the film was really good");
+%! assert (tr.source_labels', {"<cls>", "the", "film", "was", "really", "good"});
+%! assert (tr.readout, tr.encoded(1,:));
+%! assert (size (m.W_hidden), [8 6]);
+%! assert (tr.logits, max (tr.readout * m.W_hidden + m.b_hidden, 0) * m.W_class + m.b_class, 1e-12);
+%! c.readout = "mean";
+%! tr = attn_forward (attn_family (c), "the film was really good");
+%! assert (rows (tr.encoded), 5);
+%! assert (tr.readout, mean (tr.encoded, 1), 1e-12);
+
+## decoder-only: appending a word leaves earlier rows' final embeddings alone
+%!test
+%! c = struct ("family", "decoder-only", "vocab", words, "d", 8, "heads", 2, "layers", 2);
+%! m = attn_family (c);
+%! assert (isfield (m.decoder, "cross"), false);
+%! a = attn_forward (m, "raghav goes to");
+%! b = attn_forward (m, "raghav goes to school");
+%! assert (b.decoder_out(1:4,:), a.decoder_out, 1e-12);
+%! assert (! isequal (attn_family (setfield (c, "seed", 1)).tgt_embed, m.tgt_embed));
+%! assert (attn_family (c), m);
+
+## pooled-context designs: their own matrices, no cross block
+%!test
+%! c = struct ("d", 6, "heads", 2, "src_vocab", words, "tgt_vocab", "raghav va a l ecole a delhi");
+%! f = {"pooled-add", "pooled-concat", "pooled-prefix"};
+%! sz = {[6 6], [12 6], [6 6]};
+%! name = {"W_u", "W_F", "W_P"};
+%! for i = 1:3
+%!   m = attn_family (setfield (c, "family", f{i}));
+%!   assert (size (m.(name{i})), sz{i});
+%!   assert (fieldnames (m.decoder)', {"self", "ffn", "norm_self", "norm_ffn"});
+%!   tr = attn_forward (m, words, "<bos> raghav va");
+%!   assert (size (tr.logits), [3 numel(m.tgt_vocab.words)]);
+%! endfor
+%! ## prefix: the source slot takes position 1, the target rows 2..n+1
+%! assert (tr.target_rows(2,:), m.tgt_embed(m.tgt_vocab.bos,:) + m.tgt_pos(2,:), 1e-15);
+%! assert (tr.target_rows(1,:), tr.c * m.W_P + m.tgt_pos(1,:), 1e-15);
+
+%!error <CONFIG must be a scalar struct> attn_family (1)
+%!error <CONFIG.family must be one of> attn_family (struct ("family", "encoder"))
+%!error <CONFIG.vocab is required> attn_family (struct ("family", "decoder-only"))
+%!error <CONFIG.classes must be> attn_family (struct ("family", "encoder-token", "vocab", "a b"))
+%!error <CONFIG.readout must be> attn_family (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "max"))
+%!error <belongs to the encoder-decoder> attn_family (struct ("family", "decoder-only", "vocab", "a b", "src_vocab", "a"))
+%!error <unknown CONFIG field> attn_family (struct ("family", "decoder-only", "vocab", "a b", "width", 3))
+%!error <pair 1 has 2 words but 1 labels> attn_loss (attn_family (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}}, "d", 4, "heads", 2)), {"a b"}, {"X"})

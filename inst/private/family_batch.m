@@ -7,7 +7,8 @@
 ##   encoder-token: src = the words (no specials), labels = one class per
 ##     word (TARGETS are class names), tgt_allow = src_allow.
 ##   encoder-sentence: src = [<cls>] words; labels 1×N (one class each).
-## tgt_in is empty (0×N) for the encoder families.
+## tgt_in is empty (0×N) for the encoder families; without TARGETS the
+## labels are placeholders and tgt_allow is all false.
 function batch = family_batch (m, sources, targets, fname)
   N = numel (sources);
   src = cellfun (@(s) to_ids (m.src_vocab, s, "target", fname), sources,
@@ -17,6 +18,7 @@ function batch = family_batch (m, sources, targets, fname)
   endif
   tgt = cellfun (@(s) to_ids (m.tgt_vocab, s, "target", fname), targets,
                  "UniformOutput", false);
+  labeled = ! all (cellfun (@isempty, tgt));   # no labels: tgt_allow all false
   v = m.src_vocab;
   fill = max (v.pad, 1);
   switch (m.config.family)
@@ -29,6 +31,9 @@ function batch = family_batch (m, sources, targets, fname)
         cellfun (@(q) q(2:end), seq, "UniformOutput", false), fill);
     case "encoder-token"
       len = cellfun (@numel, src);
+      if (! labeled)
+        tgt = arrayfun (@(n) ones (1, n), len, "UniformOutput", false);
+      endif
       bad = find (len != cellfun (@numel, tgt), 1);
       if (! isempty (bad))
         error ("attention:size",
@@ -37,10 +42,10 @@ function batch = family_batch (m, sources, targets, fname)
       endif
       [batch.src, batch.src_allow] = pad_columns (src, fill);
       batch.labels = pad_columns (tgt, 1);
-      batch.tgt_allow = batch.src_allow;
+      batch.tgt_allow = batch.src_allow & labeled;
       batch.tgt_in = zeros (0, N);
     case "encoder-sentence"
-      if (any (cellfun (@numel, tgt) != 1) && ! all (cellfun (@isempty, tgt)))
+      if (labeled && any (cellfun (@numel, tgt) != 1))
         error ("attention:size", "%s: the sentence classifier needs one label per sentence",
                fname);
       endif
@@ -51,9 +56,9 @@ function batch = family_batch (m, sources, targets, fname)
       [batch.src, batch.src_allow] = pad_columns (src, fill);
       batch.labels = ones (1, N);
       batch.tgt_allow = false (1, N);
-      if (! all (cellfun (@isempty, tgt)))
+      if (labeled)
         batch.labels = [tgt{:}];
-        batch.tgt_allow = true (1, N);
+        batch.tgt_allow(:) = true;
       endif
       batch.tgt_in = zeros (0, N);
   endswitch
