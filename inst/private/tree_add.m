@@ -5,23 +5,28 @@ function m = tree_add (m, G, v, how = "add")
   m = put (m, G, v, 0, strcmp (how, "set"));
 endfunction
 
+## m, G scalar structs; struct-array fields are walked element by element.
 function [m, at] = put (m, G, v, at, replace)
   names = fieldnames (G);
-  for k = 1:numel (G)
-    for i = 1:numel (names)
-      n = names{i};
-      g = G(k).(n);
-      if (isstruct (g))
-        [m(k).(n), at] = put (m(k).(n), g, v, at, replace);
+  for i = 1:numel (names)
+    n = names{i};
+    g = G.(n);
+    if (isstruct (g))
+      sub = m.(n);
+      for k = 1:numel (g)
+        [s, at] = put (sub(k), g(k), v, at, replace);
+        sub(k) = s;
+      endfor
+      m.(n) = sub;
+    else
+      c = numel (g);
+      part = reshape (v(at+1:at+c), size (g));
+      if (replace)
+        m.(n) = part;
       else
-        part = reshape (v(at + (1:numel (g))), size (g));
-        if (replace)
-          m(k).(n) = part;
-        else
-          m(k).(n) += part;
-        endif
-        at += numel (g);
+        m.(n) += part;
       endif
-    endfor
+      at += c;
+    endif
   endfor
 endfunction
