@@ -8,10 +8,10 @@
 ## and second moment estimates: one column holding every array of @var{G},
 ## depth first in field order).  For each array
 ## with gradient g:
-## @example
+## @display
 ## m_t = beta1*m + (1-beta1)*g,   v_t = beta2*v + (1-beta2)*g.^2
 ## w  -= lr * (m_t/(1-beta1^t)) ./ (sqrt (v_t/(1-beta2^t)) + epsilon)
-## @end example
+## @end display
 ## Options: @code{lr} (1e-3), @code{beta1} (0.9), @code{beta2} (0.999),
 ## @code{epsilon} (1e-8).
 ##
@@ -21,7 +21,7 @@
 ## [~, G] = attn_loss (m, "the river bank", "la rive");
 ## [m2, s] = attn_adam (m, G, [], "lr", 0.01);
 ## s.t
-##   @result{} 1
+##   @result{} ans = 1
 ## @end group
 ## @end example
 ## @seealso{attn_sgd, attn_clip, attn_train}

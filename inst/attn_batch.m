@@ -18,10 +18,10 @@
 ## @group
 ## m = attn_toy ("river");
 ## b = attn_batch (m, @{"the river bank", "the bank"@}, @{"la rive", "la"@});
-## b.src_allow
-##   @result{} [1 1; 1 1; 1 1; 1 0]
+## mat2str (b.src_allow)
+##   @result{} ans = [true true;true true;true true;true false]
 ## attn_decode (m.tgt_vocab, b.labels(:,2))
-##   @result{} "la <eos> <eos>"
+##   @result{} ans = la <eos> <eos>
 ## @end group
 ## @end example
 ## @seealso{attn_loss, attn_forward, attn_train}

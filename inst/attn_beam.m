@@ -25,7 +25,7 @@
 ## m = attn_toy ("blackcat");
 ## [text, info] = attn_beam (m, "the black cat", 3);
 ## text
-##   @result{} le chat noir
+##   @result{} text = le chat noir
 ## @end group
 ## @end example
 ## @seealso{attn_greedy, attn_sample}

@@ -11,9 +11,9 @@
 ## G = struct ("W", [3 0], "b", 4);
 ## [G, total] = attn_clip (G, 1);
 ## total
-##   @result{} 5
-## G.W
-##   @result{} [0.6 0]
+##   @result{} total = 5
+## mat2str (G.W)
+##   @result{} ans = [0.6 0]
 ## @end group
 ## @end example
 ## @seealso{attn_sgd, attn_adam, attn_train}

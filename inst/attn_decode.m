@@ -9,7 +9,7 @@
 ## @group
 ## v = attn_vocab ("the river bank");
 ## attn_decode (v, [5 6 7 4])
-##   @result{} "the river bank <eos>"
+##   @result{} ans = the river bank <eos>
 ## @end group
 ## @end example
 ## @seealso{attn_encode, attn_vocab}

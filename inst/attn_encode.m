@@ -12,10 +12,10 @@
 ## @example
 ## @group
 ## v = attn_vocab ("the river bank");
-## attn_encode (v, "the bank")
-##   @result{} [5 7]
-## attn_encode (v, "the sea")
-##   @result{} [5 2]
+## mat2str (attn_encode (v, "the bank"))
+##   @result{} ans = [5 7]
+## mat2str (attn_encode (v, "the sea"))      # <unk> is 2
+##   @result{} ans = [5 2]
 ## @end group
 ## @end example
 ## @seealso{attn_vocab, attn_decode}

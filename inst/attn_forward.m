@@ -25,11 +25,11 @@
 ## @group
 ## m = attn_toy ("river");
 ## tr = attn_forward (m, "the river bank", "<bos> la");
-## size (tr.decoder(1).cross.A)          # target × source
-##   @result{} [2 4]
+## mat2str (size (tr.decoder(1).cross.A))   # target × source
+##   @result{} ans = [2 4]
 ## [~, next] = max (tr.probs(end,:));
 ## m.tgt_vocab.words@{next@}
-##   @result{} "rive"
+##   @result{} ans = rive
 ## @end group
 ## @end example
 ## @seealso{attn_loss, attn_batch, attn_greedy, attn_model}

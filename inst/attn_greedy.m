@@ -24,10 +24,11 @@
 ## @example
 ## @group
 ## m = attn_toy ("blackcat");
-## [text, info] = attn_greedy (m, "the black cat")
+## [text, info] = attn_greedy (m, "the black cat");
+## text
 ##   @result{} text = le chat noir
-## [info.encoder_passes, info.decoder_steps]
-##   @result{} [1 4]
+## mat2str ([info.encoder_passes, info.decoder_steps])
+##   @result{} ans = [1 4]
 ## @end group
 ## @end example
 ## @seealso{attn_beam, attn_sample, attn_forward}

@@ -17,7 +17,7 @@
 ## attn_save (attn_toy ("river"), f, "text");
 ## m = attn_load (f);
 ## attn_greedy (m, "the river bank")
-##   @result{} la rive
+##   @result{} ans = la rive
 ## delete (f);
 ## @end group
 ## @end example

@@ -26,10 +26,10 @@
 ## @group
 ## m = attn_toy ("river");
 ## [loss, G, info] = attn_loss (m, "the river bank", "la rive");
-## info.trace.target_labels'
-##   @result{} @{"<bos>", "la", "rive"@}
-## size (info.trace.decoder(1).cross.A)
-##   @result{} [3 4]
+## strjoin (info.trace.target_labels', " ")
+##   @result{} ans = <bos> la rive
+## mat2str (size (info.trace.decoder(1).cross.A))
+##   @result{} ans = [3 4]
 ## @end group
 ## @end example
 ## @seealso{attn_forward, attn_batch, attn_train, attn_sgd, attn_adam}

@@ -43,8 +43,8 @@
 ## c.tgt_vocab = attn_vocab (@{"la rive", "la banque"@});
 ## c.d = 8;  c.heads = 2;  c.encoder_layers = 1;  c.decoder_layers = 1;
 ## m = attn_model (c);
-## size (m.decoder(1).cross.W_Q)
-##   @result{} [8 8]
+## mat2str (size (m.decoder(1).cross.W_Q))
+##   @result{} ans = [8 8]
 ## @end group
 ## @end example
 ## @seealso{attn_forward, attn_loss, attn_train, attn_toy}

@@ -19,7 +19,7 @@
 ## @group
 ## m = attn_toy ("river");
 ## attn_sample (m, "the river bank", "top_k", 1)     # = greedy
-##   @result{} la rive
+##   @result{} ans = la rive
 ## @end group
 ## @end example
 ## @seealso{attn_greedy, attn_beam}

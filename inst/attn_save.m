@@ -15,7 +15,7 @@
 ## f = [tempname() ".bin"];
 ## attn_save (m, f);
 ## isequal (attn_load (f), m)
-##   @result{} 1
+##   @result{} ans = 1
 ## delete (f);
 ## @end group
 ## @end example

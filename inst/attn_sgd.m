@@ -11,7 +11,7 @@
 ## [before, G] = attn_loss (m, "the river bank", "la rive");
 ## after = attn_loss (attn_sgd (m, G, 0.1), "the river bank", "la rive");
 ## after < before
-##   @result{} 1
+##   @result{} ans = 1
 ## @end group
 ## @end example
 ## @seealso{attn_adam, attn_clip, attn_loss, attn_train}

@@ -40,7 +40,7 @@
 ## m = attn_toy ("blackcat");
 ## [text, info] = attn_greedy (m, "the white dog");
 ## text
-##   @result{} le chien blanc
+##   @result{} text = le chien blanc
 ## @end group
 ## @end example
 ## @seealso{attn_model, attn_greedy, attn_forward}

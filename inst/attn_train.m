@@ -27,7 +27,7 @@
 ## corpus = @{"the black cat", "le chat noir"; "the white dog", "le chien blanc"@};
 ## [m, h] = attn_train (m, corpus, "epochs", 5, "lr", 0.01, "verbose", false);
 ## h.epoch_loss(end) < h.epoch_loss(1)
-##   @result{} 1
+##   @result{} ans = 1
 ## @end group
 ## @end example
 ## @seealso{attn_loss, attn_adam, attn_sgd, attn_clip, attn_batch}

@@ -15,10 +15,10 @@
 ## @example
 ## @group
 ## v = attn_vocab (@{"the river bank", "the financial bank"@});
-## v.words
-##   @result{} @{"<pad>", "<unk>", "<bos>", "<eos>", "the", "river", "bank", "financial"@}
+## strjoin (v.words, " ")
+##   @result{} ans = <pad> <unk> <bos> <eos> the river bank financial
 ## v.eos
-##   @result{} 4
+##   @result{} ans = 4
 ## @end group
 ## @end example
 ## @seealso{attn_encode, attn_decode, attn_model}
