@@ -110,3 +110,15 @@ function y = layernorm (x, P)
     y(i,:) = (x(i,:) - mu) / sqrt (mean ((x(i,:) - mu) .^ 2) + 1e-5) .* P.gain + P.bias;
   endfor
 endfunction
+
+%!test
+%! ## seed 004's hand-built model after "<bos> le": the weights
+%! ## softmax([0 1 2 0]) land on the meanings le, noir, chat, <eos> of
+%! ## "the black cat <eos>", and the head reads them times 5
+%! m = attn_toy ("blackcat");
+%! r = ref_model_forward (m, attn_encode (m.src_vocab, "the black cat <eos>"),
+%!                        attn_encode (m.tgt_vocab, "<bos> le"));
+%! w = exp ([0 1 2 0]) / sum (exp ([0 1 2 0]));
+%! logits = [-5, 5 * [w(1), w(3), w(2), 0, 0, w(4)]];     # <bos> le chat noir chien blanc <eos>
+%! assert (r.logits(2,:), logits, 1e-14);
+%! assert (r.probs(2,:), exp (logits) / sum (exp (logits)), 1e-14);
