@@ -42,6 +42,7 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   check_model (m, "attn_forward");
   if (isstruct (source))
     batch = source;
+    check_batch (m, batch, "attn_forward", false);
   elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
     batch = attn_batch (m, {source});
   else
@@ -67,3 +68,4 @@ endfunction
 %! assert (attn_forward (m, "the river bank", "la").probs, tr.probs);
 
 %!error id=attention:vocab attn_forward (attn_toy ("river"), "the sea bank")
+%!error id=attention:field attn_forward (attn_toy ("river"), struct ("src", 1))

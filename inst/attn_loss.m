@@ -42,6 +42,7 @@ function [loss, G, info] = attn_loss (m, varargin)
   check_model (m, "attn_loss");
   if (isstruct (varargin{1}))
     batch = varargin{1};
+    check_batch (m, batch, "attn_loss", true);
     varargin(1) = [];
   elseif (numel (varargin) >= 2)
     batch = attn_batch (m, varargin{1}, varargin{2});
@@ -88,3 +89,9 @@ endfunction
 %! assert (fieldnames (G.decoder.cross), {"W_Q"; "W_K"; "W_V"; "W_O"});
 
 %!error id=attention:model attn_loss (1, "a", "b")
+%!test
+%! m = attn_toy ("river");
+%! b = attn_batch (m, "the bank", "la rive");
+%! fail ("attn_loss (m, rmfield (b, \"labels\"))", "fields src, src_allow, tgt_in, tgt_allow, labels");
+%! b.tgt_allow(end+1) = true;
+%! fail ("attn_loss (m, b)", "ids and masks must agree");
