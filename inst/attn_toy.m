@@ -153,6 +153,12 @@ endfunction
 %! assert (sum (A, 2), ones (3, 1), 1e-14);
 
 %!test
+%! ## seed 000: the la row's largest cross-attention weight goes to river
+%! tr = attn_forward (river, "the river bank", "<bos> la");
+%! [~, j] = max (tr.decoder.cross.A(2,:));
+%! assert (tr.source_labels{j}, "river");
+
+%!test
 %! ## fitted reproducibly
 %! assert (attn_toy ("river"), river);
 
