@@ -8,7 +8,10 @@
 ## or a struct (e.g. the history of @code{attn_train}): every numeric vector
 ## field whose name contains @code{loss} is a curve named after its field,
 ## drawn against the field @code{epoch} or @code{step} when that has the
-## same length, else against 1, 2, @dots{}.
+## same length as the longest curve, else against 1, 2, @dots{}.  A shorter
+## curve is spread over the same range, its k-th point at the end of the
+## k-th period: @code{epoch_loss} (one mean per epoch) lines up with
+## @code{loss} (one value per step).
 ##
 ## Options (name, value): @code{"file"} saves the figure as PNG there (the
 ## figure stays invisible, and is closed unless an output is requested);
@@ -46,6 +49,14 @@ function h = attn_plot_loss (history, varargin)
     opts.(lower (varargin{k})) = varargin{k+1};
   endfor
   [x, Y, names, xname] = curves (history, opts.labels);
+  ## a shorter curve (e.g. one mean per epoch beside one loss per step) is
+  ## spread over the same range: point k at the end of its k-th period
+  n = rows (Y);
+  X = NaN (size (Y));
+  for k = 1:columns (Y)
+    nk = sum (! isnan (Y(:,k)));
+    X(1:nk,k) = x(round ((1:nk) * n / nk));
+  endfor
   if (isempty (opts.xlabel))
     opts.xlabel = xname;
   endif
@@ -53,9 +64,9 @@ function h = attn_plot_loss (history, varargin)
   saving = ! isempty (opts.file);
   fig = figure ("visible", ifelse (saving, "off", "on"), "position", [100, 100, opts.size]);
   if (opts.log)
-    semilogy (x, Y, "linewidth", 2);
+    semilogy (X, Y, "linewidth", 2);
   else
-    plot (x, Y, "linewidth", 2);
+    plot (X, Y, "linewidth", 2);
   endif
   grid ("on");
   xlabel (opts.xlabel);
@@ -140,11 +151,13 @@ endfunction
 %!   ax = findobj (h, "type", "axes", "-not", "tag", "legend");
 %!   lines = findobj (ax, "type", "line");
 %!   assert (numel (lines), 2);
-%!   xs = sort (cellfun (@(v) max (v), get (lines, "xdata")));
-%!   assert (xs, [10; 10]);
-%!   ys = get (lines, "ydata");
-%!   assert (any (cellfun (@(v) isequaln (v, [2.1 1.3 0.9 NaN NaN]'), ys)
-%!                | cellfun (@(v) isequaln (v, [2.1 1.3 0.9 NaN NaN]), ys)));
+%!   xy = cellfun (@(x, y) [x(:), y(:)], get (lines, "xdata"), get (lines, "ydata"),
+%!                 "UniformOutput", false);
+%!   ## the 3-point curve spread over the 5 epochs: points at epochs 4, 6, 10
+%!   short = xy{cellfun (@(v) isnan (v(end,2)), xy)};
+%!   assert (short(1:3,:), [4 2.1; 6 1.3; 10 0.9]);
+%!   long = xy{cellfun (@(v) ! isnan (v(end,2)), xy)};
+%!   assert (long, [2 2; 4 1; 6 0.5; 8 0.3; 10 0.2]);
 %!   close (h);
 %! unwind_protect_cleanup
 %!   if (exist (f, "file"))
