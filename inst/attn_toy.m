@@ -80,8 +80,8 @@ function m = blackcat ()
   src = attn_vocab ("the black white cat dog", {"<eos>"});
   tgt = attn_vocab ("<bos> le chat noir chien blanc <eos>", {});
   ## role coordinates 1:4 (det adj noun end), meaning coordinates 5:10
-  role = containers.Map ({"det", "adj", "noun", "end"}, {1, 2, 3, 4});
-  meaning = @(w) 4 + find (strcmp (tgt.words, w)) - 1;   # le -> 5 ... <eos> -> 10
+  role = struct ("det", 1, "adj", 2, "noun", 3, "end", 4);
+  meaning = @(w) 3 + attn_encode (tgt, w);   # le (id 2) -> 5, ..., <eos> (id 7) -> 10
   words = {"<eos>", "end",  "<eos>";
            "the",   "det",  "le";
            "black", "adj",  "noir";
@@ -92,7 +92,7 @@ function m = blackcat ()
   src_embed = zeros (numel (src.words), d);
   for i = 1:rows (words)
     id = attn_encode (src, words{i,1});
-    src_embed(id, role(words{i,2})) = 1;
+    src_embed(id, role.(words{i,2})) = 1;
     src_embed(id, meaning (words{i,3})) = 1;
   endfor
   ## the query each last-written word asks with (role coordinates)
