@@ -23,7 +23,7 @@
 ## @item training with teacher forcing: decoder input @code{<bos> la rive},
 ## labels @code{la rive <eos>}, the 3×3 masked and 3×4 cross-attention
 ## matrices, 3×5 logits, per-row and mean loss, one SGD step (learning rate
-## 0.5) and the loss after it, and what the step did to the other pair;
+## 0.1) and the loss after it, and what the step did to the other pair;
 ## @item greedy generation with the updated model, and how the
 ## source-reading weights change from step to step.
 ## @end enumerate
@@ -36,6 +36,16 @@
 ## after "the financial bank", @code{<bos> la}), @code{text}, @code{text2}
 ## (the financial pair) and @code{reading} (the cross weights of each
 ## generation step).
+##
+## @example
+## @group
+## r = attn_demo_seed000 ();
+## @print{} == Step 1. Translate one phrase
+## @print{} ...
+## [r.text, "  /  ", r.text2]
+## @result{} ans = la rive  /  la banque
+## @end group
+## @end example
 ##
 ## Run it with @code{demo attn_demo_seed000} or by its name (fitting the toy
 ## takes a few seconds).
@@ -88,8 +98,9 @@ function r = attn_demo_seed000 ()
   show ([d.after_self(2,:); c.delta(2,:); d.after_cross(2,:)],
         {"e_2^self", "+ Δe_2^cross", "= e_2^cross"}, [], "Δe_2^cross = m_2 W_O^cross");
   rive = find (strcmp (tr.vocab_labels, "rive"));
-  printf ("logit of rive = e_2^cross · W_vocab(:, rive) + b_vocab(rive) = %.3f + %.3f = %.3f\n\n",
-          d.after_cross(2,:) * m.W_vocab(:,rive), m.b_vocab(rive), tr.logits(2,rive));
+  b = m.b_vocab(rive);
+  printf ("logit of rive = e_2^cross · W_vocab(:, rive) + b_vocab(rive) = %.3f %s %.3f = %.3f\n\n",
+          d.after_cross(2,:) * m.W_vocab(:,rive), ifelse (b < 0, "-", "+"), abs (b), tr.logits(2,rive));
   show (tr, "logits", "last", true, "title", "ℓ_2 = e_2^cross W_vocab + b_vocab");
   show (tr, "probs", "last", true, "title", "next-token probabilities");
 
@@ -103,17 +114,20 @@ function r = attn_demo_seed000 ()
   show (t, "decoder(1).cross.scores", "title", "cross scores Q K'/sqrt(3): 3×4 (Q 3×3, K 4×3)");
   show (t, "decoder(1).cross.A", "title", "cross A: each row sums to one over the four source columns");
   show (t, "logits", "title", "logits: 3×5");
-  r.updated = attn_sgd (m, G, 0.5);
+  lr = 0.1;
+  r.updated = attn_sgd (m, G, lr);
   [r.loss_after, ~, after] = attn_loss (r.updated, src, "la rive");
   r.row_loss_after = after.row_loss';
   printf ("loss per label -log p      la          rive        <eos>       mean\n");
   printf ("  before one SGD step  %s\n", sprintf ("%12.6g", [r.row_loss_before, r.loss_before]));
-  printf ("  after (lr 0.5)       %s\n", sprintf ("%12.6g", [r.row_loss_after, r.loss_after]));
-  printf ("The step changes the mean loss by %.3g.\n", r.loss_after - r.loss_before);
+  printf ("  after (lr %.1f)       %s\n", lr, sprintf ("%12.6g", [r.row_loss_after, r.loss_after]));
+  printf ("The step %s the mean loss by %.3g; the <eos> loss %s.\n",
+          ifelse (r.loss_after < r.loss_before, "lowers", "raises"), abs (r.loss_after - r.loss_before),
+          ifelse (r.row_loss_after(3) > r.row_loss_before(3), "rises", "falls"));
   r.banque_before = next_prob (m, "the financial bank", "banque");
   r.banque_after = next_prob (r.updated, "the financial bank", "banque");
-  printf ("The other pair, p(banque | the financial bank, <bos> la): %.6f before, %.6f after.\n\n",
-          r.banque_before, r.banque_after);
+  printf ("The other pair: p(banque | the financial bank, <bos> la) %s from %.3f to %.3f.\n\n",
+          ifelse (r.banque_after < r.banque_before, "falls", "rises"), r.banque_before, r.banque_after);
 
   step (7, "Generate one token at a time (greedy, with the updated model)");
   [r.text, g] = attn_greedy (r.updated, src);
@@ -131,6 +145,14 @@ endfunction
 
 function step (k, what)
   printf ("== Step %d. %s\n", k, what);
+endfunction
+
+function s = ifelse (c, a, b)
+  if (c)
+    s = a;
+  else
+    s = b;
+  endif
 endfunction
 
 ## p(word) as the next token after "<bos> la" for SOURCE.
@@ -204,6 +226,12 @@ endfunction
 %! assert (r.row_loss_before, -log (p), 1e-10);
 %! assert (r.loss_before, mean (-log (p)), 1e-10);
 %! assert (r.loss_after < r.loss_before);
+%! ## what the demo says about the step agrees with the numbers
+%! assert (! isempty (strfind (out, sprintf ("The step lowers the mean loss by %.3g", r.loss_before - r.loss_after))));
+%! updown = {"falls", "rises"};
+%! assert (! isempty (strfind (out, ["the <eos> loss ", updown{1 + (r.row_loss_after(3) > r.row_loss_before(3))}])));
+%! assert (! isempty (strfind (out, sprintf ("%s from %.3f to %.3f", updown{1 + (r.banque_after > r.banque_before)},
+%!                                           r.banque_before, r.banque_after))));
 %! line = regexp (out, 'before one SGD step +([^\n]+)', "tokens", "once");
 %! assert (str2double (strsplit (strtrim (line{1}))), [-log(p), mean(-log (p))], -1e-5);
 
