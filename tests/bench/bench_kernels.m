@@ -71,7 +71,11 @@ endfunction
 
 randn ("state", 2024);
 printf ("attention kernels: MEX vs plain Octave reference, forward+backward\n");
-printf ("Octave %s, %d cores\n\n", version (), nproc ());
+printf ("Octave %s, %d cores", version (), nproc ());
+if (exist ("/proc/loadavg", "file"))     # other work on the machine skews timings
+  printf (", load average %s", strtrim (fileread ("/proc/loadavg"))(1:14));
+endif
+printf ("\n\n");
 
 ## (a) toy size
 n = 4;  d = 3;
