@@ -29,7 +29,7 @@ summary=()
 stage () {
   local name=$1
   shift
-  local log=$tmp/stage.log
+  local log=$tmp/stage.log start=$SECONDS
   printf '\n=== %s\n' "$name"
   "$@" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
@@ -48,7 +48,8 @@ stage () {
   fi
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
-  summary+=("$(printf '%6d passed %4d failed  %s' "$pass" "$fail" "$name")")
+  summary+=("$(printf '%6d passed %4d failed %5d s  %s' "$pass" "$fail" \
+                $((SECONDS - start)) "$name")")
 }
 
 cd "$root" || exit 1

@@ -169,8 +169,8 @@ function results = run_jobs (jobs, root, mode, prefix)
            " run_tests (\"--child\");'", ...
            " > \"$ATTN_TEST_LOG\" 2>&1 < /dev/null"];
     results = struct ("label", {jobs.label}, "npass", 0, "nfail", 0,
-                      "log", "");
-    running = zeros (0, 2);   # rows: pid, job index
+                      "log", "", "seconds", 0);
+    running = zeros (0, 3);   # rows: pid, job index, start time
     next = 1;
     while (next <= numel (jobs) || ! isempty (running))
       while (next <= numel (jobs) && rows (running) < njobs)
@@ -179,7 +179,7 @@ function results = run_jobs (jobs, root, mode, prefix)
         setenv ("ATTN_TEST_LOG", fullfile (tmp, sprintf ("%d.log", next)));
         setenv ("ATTN_TEST_OUT", fullfile (tmp, sprintf ("%d.out", next)));
         pid = system (cmd, false, "async");
-        running(end+1, :) = [pid, next];
+        running(end+1, :) = [pid, next, time()];
         next += 1;
       endwhile
       [pid, status] = waitpid (-1);
@@ -188,6 +188,7 @@ function results = run_jobs (jobs, root, mode, prefix)
         continue;
       endif
       i = running(k, 2);
+      results(i).seconds = time () - running(k, 3);
       running(k, :) = [];
       results(i) = collect (results(i), tmp, i, status);
       report (results(i));
@@ -239,7 +240,8 @@ function report (r)
   else
     tag = "ok  ";
   endif
-  printf ("  %s %4d passed %4d failed  %s\n", tag, r.npass, r.nfail, r.label);
+  printf ("  %s %4d passed %4d failed %6.1f s  %s\n", tag, r.npass, r.nfail,
+          r.seconds, r.label);
   fflush (stdout);
 endfunction
 
