@@ -1,0 +1,140 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{S} =} attn_score (@var{m}, @var{data})
+## @deftypefnx {} {@var{S} =} attn_score (@var{m}, @var{data}, @var{name}, @var{value}, @dots{})
+## Held-out scores of a trained model: exact match and token accuracy.
+##
+## @var{data} is a struct with cells @code{source} and @code{target} (a
+## split of @code{attn_corpus_translation}, @code{attn_corpus_lm} or
+## @code{attn_corpus_ner}), or an N×2 cell of pairs.  What the scores mean
+## depends on the model's family:
+##
+## @table @asis
+## @item encoder-decoder (cross-attention or pooled-context)
+## @code{exact}: the greedy translation (@code{attn_greedy}) equals the
+## target; @code{token_accuracy}: with teacher forcing, the most probable
+## token equals the label, over every target token and @code{<eos>}.
+## @item decoder-only
+## @code{exact}: the greedy continuation of the source (the prompt) equals
+## the target; @code{token_accuracy}: next-token accuracy over every position
+## of the joined sequence.
+## @item encoder-token
+## @code{exact}: every label of the sentence right; @code{token_accuracy}:
+## per word.
+## @item encoder-sentence
+## both are the fraction of sentences whose most probable class is right.
+## @end table
+##
+## Options: @code{"batch_size"} (64) for the teacher-forced pass;
+## @code{"max_len"} (Inf) the length limit of the greedy translations.
+## @var{S} has @code{exact}, @code{token_accuracy}, @code{correct} (N×1
+## logical: exact per example), @code{predictions} (N×1 cell of strings),
+## @code{source_length} (N×1, words) and @code{n}.
+##
+## @example
+## @group
+## c = struct ("family", "encoder-sentence", "vocab", @{@{"good film", "bad film"@}@},
+##             "classes", @{@{"NEG", "POS"@}@}, "d", 4, "heads", 2, "layers", 1);
+## S = attn_score (attn_family (c), @{"good film", "POS"; "bad film", "NEG"@});
+## S.n
+##   @result{} 2
+## @end group
+## @end example
+## @seealso{attn_greedy, attn_continue, attn_train}
+## @end deftypefn
+
+function S = attn_score (m, data, varargin)
+  if (nargin < 2)
+    print_usage ();
+  endif
+  check_model (m, "attn_score");
+  o = get_options ("attn_score", struct ("batch_size", 64, "max_len", Inf), varargin);
+  if (iscell (data) && columns (data) == 2)
+    data = struct ("source", {data(:,1)}, "target", {data(:,2)});
+  elseif (! (isstruct (data) && all (isfield (data, {"source", "target"}))
+             && iscellstr (data.source) && iscellstr (data.target)
+             && numel (data.source) == numel (data.target)))
+    error ("attention:type",
+           "attn_score: DATA must be a struct with cells source and target of equal length, or an N×2 cell, got %s",
+           disp_arg (data));
+  endif
+  src = data.source(:);
+  tgt = data.target(:);
+  N = numel (src);
+  kind = family_kind (m);
+
+  ## teacher-forced pass in batches: argmax against the labels
+  hits = 0;
+  count = 0;
+  argmax = cell (N, 1);
+  for first = 1:o.batch_size:N
+    k = first:min (first + o.batch_size - 1, N);
+    batch = attn_batch (m, src(k), tgt(k));
+    [~, best] = max (attn_forward (m, batch).probs, [], 2);
+    best = reshape (best, size (batch.labels));
+    ok = (best == batch.labels) & batch.tgt_allow;
+    hits += nnz (ok);
+    count += nnz (batch.tgt_allow);
+    for j = 1:numel (k)
+      argmax{k(j)} = best(batch.tgt_allow(:,j), j)';
+    endfor
+  endfor
+  S.token_accuracy = hits / max (count, 1);
+
+  S.predictions = cell (N, 1);
+  for i = 1:N
+    switch (kind)
+      case {"encoder-decoder", "pooled"}
+        S.predictions{i} = attn_greedy (m, src{i}, "max_len", o.max_len);
+      case "decoder-only"
+        want = numel (strsplit (strtrim (tgt{i}), " "));
+        S.predictions{i} = attn_continue (m, src{i}, "max_len", want + 1);
+      case "encoder"
+        S.predictions{i} = strjoin (m.tgt_vocab.words(argmax{i}), " ");
+    endswitch
+  endfor
+  S.correct = strcmp (S.predictions, strtrim (tgt));
+  S.exact = mean (S.correct);
+  S.source_length = cellfun (@(s) numel (strsplit (strtrim (s), " ")), src);
+  S.n = N;
+endfunction
+
+%!shared m, src
+%! src = {"raghav goes to delhi", "meera goes to school in delhi", "meera goes to delhi"};
+%! c = struct ("family", "pooled-add", "d", 8, "heads", 2, "seed", 2,
+%!             "src_vocab", {src}, "tgt_vocab", {{"raghav va a delhi", "meera va a l ecole"}});
+%! m = attn_family (c);
+
+## targets set to the model's own greedy output score 1; one changed word 0
+%!test
+%! out = cellfun (@(s) attn_greedy (m, s, "max_len", 6), src, "UniformOutput", false);
+%! S = attn_score (m, struct ("source", {src}, "target", {out}), "max_len", 6);
+%! assert (S.exact, 1);
+%! assert (S.predictions', out);
+%! assert (S.source_length', [4 6 4]);
+%! ## token accuracy from the trace, one sentence at a time
+%! tgt = {"raghav va a delhi", "meera va", "delhi delhi"};
+%! S = attn_score (m, [src(:), tgt(:)], "batch_size", 2);
+%! hits = 0;  count = 0;
+%! for i = 1:3
+%!   w = strsplit (tgt{i}, " ");
+%!   tr = attn_forward (m, src{i}, ["<bos> " tgt{i}]);
+%!   [~, best] = max (tr.probs, [], 2);
+%!   hits += sum (strcmp (m.tgt_vocab.words(best), [w, {"<eos>"}]));
+%!   count += numel (w) + 1;
+%! endfor
+%! assert (S.token_accuracy, hits / count, 1e-15);
+
+## encoder-token: predictions are the argmax classes, exact needs every word
+%!test
+%! c = struct ("family", "encoder-token", "vocab", {src}, "d", 8, "heads", 2, "layers", 1,
+%!             "classes", {{"PERSON", "ORGANIZATION", "PLACE", "OTHER"}});
+%! e = attn_family (c);
+%! tr = attn_forward (e, src{1});
+%! [~, best] = max (tr.probs, [], 2);
+%! guess = strjoin (e.tgt_vocab.words(best), " ");
+%! S = attn_score (e, {src{1}, guess; src{1}, "PERSON PERSON PERSON PERSON"});
+%! assert (S.correct', [true, strcmp(guess, "PERSON PERSON PERSON PERSON")]);
+%! assert (S.token_accuracy, (4 + sum (best == 1)) / 8, 1e-15);
+
+%!error <DATA must be a struct> attn_score (m, {"a"})
+%!error <unknown option> attn_score (m, {"a", "b"}, "beam", 2)
