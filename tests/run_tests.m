@@ -67,7 +67,7 @@ function txt = describe (mode, prefix)
   endif
 endfunction
 
-## The work to do: one job per file with tests, plus one doctest job.
+## The work to do: one doctest job, then one job per file with tests.
 function jobs = job_list (root, mode, prefix)
   if (strcmp (mode, "tree"))
     src = fullfile (root, "src");
@@ -90,10 +90,10 @@ function jobs = job_list (root, mode, prefix)
                  cellfun (@(f) relative (f, root, prefix), files,
                           "uniformoutput", false));
   jobs = jobs(:);
+  ## The doctest job is among the longest: start it first.
   if (! isempty (pkg ("list", "doctest")))
-    jobs(end+1) = struct ("kind", "doctest", "target",
-                          strjoin (doc_dirs, pathsep ()),
-                          "label", "doctest (@example blocks)");
+    jobs = [struct("kind", "doctest", "target", strjoin (doc_dirs, pathsep ()),
+                   "label", "doctest (@example blocks)"); jobs];
   else
     printf ("doctest package not installed: @example blocks not checked\n");
   endif
