@@ -64,12 +64,12 @@ setup:
 	  exit 1; }
 
 check: setup
-	$(MAKE) all
-	$(MAKE) dist
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory dist
 	tests/check.sh $(TARBALL)
 
 demo: setup
-	$(MAKE) all
+	@$(MAKE) --no-print-directory all
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
 
 # Benchmarks also see the plain-Octave reference implementation.
@@ -86,7 +86,7 @@ bench: all
 dist:
 	rm -rf $(DISTNAME) $(TARBALL)
 	mkdir $(DISTNAME)
-	cp --parents $(DIST_FILES) $(DISTNAME)
+	@cp --parents $(DIST_FILES) $(DISTNAME)
 	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(TARBALL) $(DISTNAME)
 	rm -rf $(DISTNAME)
 	@echo "made $(TARBALL)"
