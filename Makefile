@@ -6,6 +6,7 @@
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed"
 #   make bench    run the benchmarks tests/bench/bench_*.m
+#   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
 #   make dist     attention-VERSION.tar.gz for pkg install
 #   make clean    remove build products
 
@@ -33,7 +34,7 @@ DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
   $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
     2>/dev/null || find $(DIST_TREES) -type f)))
 
-.PHONY: all setup check demo bench dist clean
+.PHONY: all setup check demo bench dist clean train-demo
 
 all:
 	$(MAKE) -C src
@@ -71,6 +72,12 @@ check: setup
 demo: setup
 	@$(MAKE) --no-print-directory all
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
+
+# Train seed 003's families on the generated corpora (several minutes);
+# figures and summary.txt in train-demo-output/ (ATTN_BUDGET: seconds per model).
+train-demo: setup
+	@$(MAKE) --no-print-directory all
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
 
 # Benchmarks also see the plain-Octave reference implementation.
 bench: all
