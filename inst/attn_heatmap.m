@@ -151,5 +151,28 @@ endfunction
 %! close (h);
 %! delete (f);
 
+%!test
+%! ## a model trace: layer and head chosen by path and option, tokens as ticks
+%! c.src_vocab = attn_vocab ("the river bank");
+%! c.tgt_vocab = attn_vocab ("la rive");
+%! c.d = 4;  c.heads = 2;  c.encoder_layers = 2;  c.decoder_layers = 2;
+%! tr = attn_forward (attn_model (c), "the river bank", "<bos> la rive");
+%! f = [tempname() ".png"];
+%! cases = {"encoder(2).self.A", tr.encoder(2).self.A, "<eos>";
+%!          "decoder(2).self.A", tr.decoder(2).self.A, "rive";
+%!          "decoder(1).cross.A", tr.decoder(1).cross.A, "rive"};
+%! for k = 1:rows (cases)
+%!   h = attn_heatmap (tr, cases{k,1}, "head", 2, "file", f);
+%!   ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
+%!   assert (numel (ax), 1);
+%!   assert (strncmp (get (get (ax, "title"), "string"), cases{k,1}, numel (cases{k,1})));
+%!   assert (numel (get (ax, "xticklabel")), columns (cases{k,2}));
+%!   assert (get (ax, "yticklabel")(end), cases(k,3));
+%!   txt = str2double (get (findobj (ax, "type", "text"), "string"));
+%!   assert (sort (txt), sort (round (100 * reshape (cases{k,2}(:,:,2), [], 1)) / 100));
+%!   close (h);
+%! endfor
+%! delete (f);
+
 %!error id=attention:size attn_heatmap (eye (2), "a b c", [])
 %!error id=attention:type attn_heatmap (eye (2), [], [], "t", "file", 3)

@@ -228,7 +228,8 @@ function [qside, kside] = block_sides (kind, path)
 endfunction
 
 ## Token labels of a model trace (source_labels, target_labels,
-## vocab_labels) for the query side, key side and vocabulary, or [].
+## vocab_labels or class_labels) for the query side, key side and the
+## output columns, or [].
 function [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts)
   lab.source = labels_of (T, "source_labels", opts);
   lab.target = labels_of (T, "target_labels", opts);
@@ -237,6 +238,9 @@ function [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts)
   qlab = lab.(qside);
   klab = lab.(kside);
   vlab = labels_of (T, "vocab_labels", opts);
+  if (isempty (vlab))
+    vlab = labels_of (T, "class_labels", opts);    # classifier heads
+  endif
 endfunction
 
 ## T.(f) as a list of names, or [] when absent; labels shaped like the
