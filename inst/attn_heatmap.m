@@ -51,6 +51,7 @@ function h = attn_heatmap (varargin)
   if (saving && ! ischar (opts.file))
     error ("attention:type", "attn_heatmap: \"file\": expected a file name string");
   endif
+  check_size (opts.size, "attn_heatmap");
   warning ("off", "Octave:gnuplot-graphics", "local");
   np = numel (pages);
   ncol = ceil (sqrt (np));
@@ -176,3 +177,4 @@ endfunction
 
 %!error id=attention:size attn_heatmap (eye (2), "a b c", [])
 %!error id=attention:type attn_heatmap (eye (2), [], [], "t", "file", 3)
+%!error <"size": expected \[width height\]> attn_heatmap (eye (2), "size", [0 10])

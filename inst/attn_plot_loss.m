@@ -48,6 +48,10 @@ function h = attn_plot_loss (history, varargin)
     endif
     opts.(lower (varargin{k})) = varargin{k+1};
   endfor
+  check_size (opts.size, "attn_plot_loss");
+  if (! ischar (opts.file))
+    error ("attention:type", "attn_plot_loss: \"file\": expected a file name string");
+  endif
   [x, Y, names, xname] = curves (history, opts.labels);
   ## a shorter curve (e.g. one mean per epoch beside one loss per step) is
   ## spread over the same range: point k at the end of its k-th period
@@ -175,3 +179,5 @@ endfunction
 %!error id=attention:type attn_plot_loss ({1, 2})
 %!error id=attention:size attn_plot_loss ([1 2; 3 4], "labels", {"a"})
 %!error id=attention:nargin attn_plot_loss ([1 2], "colour")
+%!error id=attention:type attn_plot_loss ([1 2], "size", [640 -1])
+%!error id=attention:type attn_plot_loss ([1 2], "file", 1)
