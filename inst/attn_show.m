@@ -16,9 +16,12 @@
 ##
 ## With a struct @var{T} (a trace of @code{attn_self}, @code{attn_masked},
 ## @code{attn_cross}, or a model trace) and a field path @var{field} such as
-## @code{"A"} or @code{"decoder@{1@}.cross.A"}, the matrix is read from the
+## @code{"A"} or @code{"decoder(1).cross.A"}, the matrix is read from the
 ## trace and the title uses the seed's notation with the block's kind and the
-## meaning of each axis, e.g. @code{cross.A  (3×4: target × source)}.  Per-head
+## meaning of each axis, e.g. @code{cross.A  (3×4: target × source)}.  Rows
+## and columns are labelled with the trace's tokens (@code{source_labels},
+## @code{target_labels}, and @code{vocab_labels} or @code{class_labels} for
+## logits and probabilities) when it has them.  Per-head
 ## arrays (@code{scores}, @code{A}: n×m×h×Bt) are printed one head at a time;
 ## the columns of @code{Q}, @code{K}, @code{V} and @code{message} are
 ## labelled @code{head:column} when there are several heads.
