@@ -196,4 +196,19 @@ endfunction
 %! o = evalc ("attn_walkthrough (m, \"the river bank\", \"<bos> la\", \"last\", false)");
 %! assert (printed_row (o, "decoder(1).cross.A", "<bos>"), round (1000 * ref.cross.A(1,:,1)) / 1000);
 
+%!test
+%! ## two layers with FFN and pre-norm LayerNorm: every layer is printed
+%! c2.src_vocab = attn_vocab ("the river bank");
+%! c2.tgt_vocab = attn_vocab ("la rive");
+%! c2.d = 4;  c2.heads = 2;  c2.d_ff = 6;  c2.norm = "pre";
+%! c2.encoder_layers = 2;  c2.decoder_layers = 2;
+%! m2 = attn_model (c2);
+%! [o, tok2, t2] = evalc ("attn_walkthrough (m2, \"the river bank\", \"<bos> la\")");
+%! for name = {"encoder(1).ffn.delta", "encoder(2).out", "decoder(1).cross.A", ...
+%!             "decoder(2).self.A", "decoder(2).cross.A", "decoder(2).ffn.delta", "decoder(2).out"}
+%!   assert (! isempty (strfind (o, ["\n", name{1}, "  ("])), "missing %s", name{1});
+%! endfor
+%! assert (printed_row (o, "decoder(2).cross.A", "la"),
+%!         round (1000 * t2.decoder(2).cross.A(2,:,1)) / 1000);
+
 %!error id=attention:nargin attn_walkthrough (m, "the bank", "<bos>", "lst", true)
