@@ -162,7 +162,8 @@ function results = run_jobs (jobs, root, mode, prefix)
     setenv ("ATTN_TEST_MODE", mode);
     setenv ("ATTN_TEST_PREFIX", prefix);
     setenv ("ATTN_TEST_ROOT", root);
-    cmd = [sprintf("timeout -s KILL %s ", timeout), ...
+    ## TERM at the timeout, KILL 10 s later if that is ignored
+    cmd = [sprintf("timeout -k 10 %s ", timeout), ...
            shell_quote(fullfile (OCTAVE_HOME (), "bin", "octave-cli")), ...
            " --no-history --no-init-file --no-gui --eval ", ...
            "'addpath (fullfile (getenv (\"ATTN_TEST_ROOT\"), \"tests\"));", ...
@@ -222,8 +223,10 @@ function r = collect (r, tmp, i, status)
   if (! WIFEXITED (status) || code != 0 || numel (counts) != 2)
     if (WIFSIGNALED (status))
       why = sprintf ("killed by signal %d", WTERMSIG (status));
-    elseif (code == 124 || code == 137)
+    elseif (code == 124)
       why = "timed out";
+    elseif (code == 137)
+      why = "killed (timed out, or out of memory)";
     elseif (code > 128)
       why = sprintf ("crashed (signal %d)", code - 128);
     else
