@@ -273,3 +273,62 @@ endfunction
 %!error <belongs to the encoder-decoder> attn_family (struct ("family", "decoder-only", "vocab", "a b", "src_vocab", "a"))
 %!error <unknown CONFIG field> attn_family (struct ("family", "decoder-only", "vocab", "a b", "width", 3))
 %!error <pair 1 has 2 words but 1 labels> attn_loss (attn_family (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}}, "d", 4, "heads", 2)), {"a b"}, {"X"})
+
+%!demo
+%! ## Seed 003, decoder-only: "raghav goes to" -> next token; causal attention
+%! c = struct ("family", "decoder-only", "d", 8, "heads", 2, "layers", 2, "seed", 1,
+%!             "vocab", {{"raghav goes to school in delhi"}});
+%! m = attn_family (c);
+%! m = attn_train (m, {"", "raghav goes to school in delhi"}, "epochs", 60,
+%!                 "batch_size", 1, "lr", 0.02, "verbose", false);
+%! tr = attn_forward (m, "raghav goes to");
+%! disp ("last layer, head 1: who may read whom (rows: queries)");
+%! disp (tr.decoder(2).self.A(:,:,1));
+%! [p, k] = sort (tr.probs(end,:), "descend");
+%! printf ("after 'raghav goes to': %s %.2f, %s %.2f\n", m.tgt_vocab.words{k(1)}, p(1),
+%!         m.tgt_vocab.words{k(2)}, p(2));
+%! tr2 = attn_forward (m, "raghav goes to school");
+%! printf ("appending 'school' changes earlier final rows by %g\n",
+%!         max (max (abs (tr2.decoder_out(1:4,:) - tr.decoder_out))));
+%! [text, info] = attn_continue (m, "raghav goes to");
+%! printf ("greedy continuation: %s (%d rows computed with the cache)\n", text,
+%!         info.rows_computed);
+
+%!demo
+%! ## Seed 003, encoder-only token classifier: six words, six rows of 4 scores
+%! classes = {"PERSON", "ORGANIZATION", "PLACE", "OTHER"};
+%! data = {"raghav goes to school in delhi", "PERSON OTHER OTHER OTHER OTHER PLACE";
+%!         "meera works at unesco in paris", "PERSON OTHER OTHER ORGANIZATION OTHER PLACE"};
+%! m = attn_family (struct ("family", "encoder-token", "vocab", {data(:,1)}, "classes", {classes},
+%!                          "d", 8, "heads", 2, "layers", 1, "seed", 1));
+%! m = attn_train (m, data, "epochs", 80, "batch_size", 2, "lr", 0.02, "verbose", false);
+%! tr = attn_forward (m, "raghav goes to school in delhi");
+%! printf ("scores = E*W_class + b_class: %dx%d, W_class %dx%d\n", size (tr.logits), size (m.W_class));
+%! [~, best] = max (tr.probs, [], 2);
+%! disp ([tr.source_labels, m.tgt_vocab.words(best)']);
+
+%!demo
+%! ## Seed 003, sentence classifier: the updated <cls> row through an MLP head
+%! ## h = relu (e_CLS*W_hidden + b_hidden) (8 -> 6), logits = h*W_class + b_class (6 -> 3)
+%! c = struct ("family", "encoder-sentence", "readout", "cls", "head", "mlp", "d_hidden", 6,
+%!             "classes", {{"EDUCATION", "TRAVEL", "OTHER"}}, "d", 8, "heads", 2, "layers", 1,
+%!             "vocab", {{"raghav goes to school in delhi"}});
+%! m = attn_family (c);
+%! tr = attn_forward (m, "raghav goes to school in delhi");
+%! printf ("rows into the encoder: %s\n", strjoin (tr.source_labels', " "));
+%! printf ("readout = encoded(1,:) (%dx%d); W_hidden %dx%d; W_class %dx%d\n",
+%!         size (tr.readout), size (m.W_hidden), size (m.W_class));
+%! printf ("probabilities: %s\n", mat2str (tr.probs, 3));
+
+%!demo
+%! ## Seed 003, one pooled source vector c instead of cross-attention:
+%! ## three ways to give it to the decoder
+%! c = struct ("d", 4, "heads", 2, "seed", 1, "src_vocab", "raghav goes to delhi",
+%!             "tgt_vocab", "raghav dilli jata hai");
+%! for f = {"pooled-add", "pooled-concat", "pooled-prefix"}
+%!   m = attn_family (setfield (c, "family", f{1}));
+%!   tr = attn_forward (m, "raghav goes to delhi", "<bos> raghav dilli");
+%!   printf ("%s: c = %s; decoder input rows %dx%d (target positions %s)\n", f{1},
+%!           mat2str (tr.c, 2), size (tr.target_rows),
+%!           mat2str ((1:3) + strcmp (f{1}, "pooled-prefix")));
+%! endfor
