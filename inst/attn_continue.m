@@ -41,8 +41,8 @@
 ##             "d", 8, "heads", 2, "layers", 1);
 ## m = attn_family (c);
 ## [text, info] = attn_continue (m, "raghav goes", "max_len", 3);
-## info.prompt_tokens
-##   @result{} @{"<bos>", "raghav", "goes"@}
+## strjoin (info.prompt_tokens, " ")
+##   @result{} ans = <bos> raghav goes
 ## @end group
 ## @end example
 ## @seealso{attn_family, attn_greedy, attn_train}

@@ -32,7 +32,9 @@
 ## @example
 ## @group
 ## C = attn_corpus_lm (struct ("n_train", 5, "n_valid", 2, "n_test", 2));
-## C.train.text@{1@}      # e.g. "anna lives in oslo . where does anna live ? oslo"
+## C.train.text@{1@};     # e.g. "anna lives in oslo . where does anna live ? oslo"
+## numel (C.valid.target)
+##   @result{} ans = 2
 ## @end group
 ## @end example
 ## @seealso{attn_corpus_translation, attn_corpus_ner, attn_continue}

@@ -33,8 +33,8 @@
 ## @example
 ## @group
 ## C = attn_corpus_ner (struct ("n_train", 10, "n_valid", 2, "n_test", 2));
-## C.classes
-##   @result{} @{"PERSON", "ORGANIZATION", "PLACE", "OTHER"@}
+## strjoin (C.classes, " ")
+##   @result{} ans = PERSON ORGANIZATION PLACE OTHER
 ## @end group
 ## @end example
 ## @seealso{attn_corpus_translation, attn_corpus_lm, attn_family}

@@ -51,8 +51,10 @@
 ## @example
 ## @group
 ## C = attn_corpus_translation (struct ("n_train", 20, "n_valid", 5, "n_test", 5));
-## C.train.source@{1@}    # an English sentence
-## C.train.target@{1@}    # its French translation
+## C.train.source@{1@};    # an English sentence
+## C.train.target@{1@};    # its French translation
+## numel (C.test.source)
+##   @result{} ans = 5
 ## @end group
 ## @end example
 ## @seealso{attn_corpus_lm, attn_corpus_ner}
