@@ -8,7 +8,8 @@ function [text, info] = generate (m, source, opts, pick, fname)
   v = m.tgt_vocab;
   src = to_ids (m.src_vocab, source, "source", fname)';
   check_lengths (m, struct ("src", src, "tgt_in", v.bos), fname);
-  limit = min (opts.max_len, rows (m.tgt_pos));
+  ## pooled-prefix (attn_family) spends position 1 on the source vector
+  limit = min (opts.max_len, rows (m.tgt_pos) - prefix_rows (m));
   nl = numel (m.decoder);
   h = 0;                                  # pooled-context models: no cross block
   if (isfield (m.decoder, "cross"))
