@@ -86,7 +86,7 @@ static int allowed(const attn_mask *mask, attn_int n, attn_int m,
 size_t attn_sdpa_forward_work(attn_int n, attn_int m)
 {
     (void) m;
-    return 2 * (size_t) (n > 0 ? n : 1);  /* row maxima and row sums */
+    return 3 * (size_t) (n > 0 ? n : 1);  /* row maxima, sums, corrections */
 }
 
 int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
@@ -100,8 +100,9 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
 {
     const int causal = mask != NULL && mask->causal;
     const double scale = dk > 0 ? 1.0 / sqrt((double) dk) : 1.0;
-    double *row_max = work;      /* n */
-    double *row_sum = work + n;  /* n */
+    double *row_max = work;           /* n */
+    double *row_sum = work + n;       /* n */
+    double *row_carry = work + 2 * n; /* n: rounding lost from row_sum */
     int status = ATTN_OK;
 
     const attn_int tile = tile_rows(n, causal);
@@ -131,24 +132,27 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
         }
 
         /* A = exp(scores - row max), normalised per row.  A row whose
-         * maximum is -Inf has no allowed key: its weights stay 0. */
+         * maximum is -Inf has no allowed key: its weights stay 0.  The row
+         * sums are compensated (Kahan) so that rows of many keys still sum
+         * to 1 within a few ulps. */
         for (attn_int i = r0; i < r1; i++)
-            row_sum[i] = 0.0;
+            row_sum[i] = row_carry[i] = 0.0;
         for (attn_int j = 0; j < m; j++) {
             const double *s = scores + j * n;
             double *a = A + j * n;
             for (attn_int i = r0; i < r1; i++) {
                 double w = s[i] == -INFINITY ? 0.0 : exp(s[i] - row_max[i]);
+                double y = w - row_carry[i], t = row_sum[i] + y;
+                row_carry[i] = (t - row_sum[i]) - y;
+                row_sum[i] = t;
                 a[i] = w;
-                row_sum[i] += w;
             }
         }
-        for (attn_int i = r0; i < r1; i++)
-            row_sum[i] = row_sum[i] > 0.0 ? 1.0 / row_sum[i] : 0.0;
         for (attn_int j = 0; j < reach; j++) {
             double *a = A + j * n;
             for (attn_int i = r0; i < r1; i++)
-                a[i] *= row_sum[i];
+                if (row_sum[i] > 0.0)
+                    a[i] /= row_sum[i];
         }
 
         /* M(r0:r1, :) = A(r0:r1, 0:reach) * V(0:reach, :) */
