@@ -1,0 +1,189 @@
+## Train seed 003's families on generated tasks and measure them on held-out
+## data (run: make train-demo, or run ("doc/train_demo.m") with src/ and
+## inst/ on the path).
+##
+## 1. Translation (attn_corpus_translation): the cross-attention
+##    encoder-decoder against the three pooled-context encoder-decoders
+##    (add u = c*W_u, concatenate [e_t, c]*W_F, prefix c*W_P), same data,
+##    same widths, same training time; exact match and token accuracy on the
+##    test split (word combinations never seen in training), accuracy by
+##    source length, loss curves, alignment heatmaps.
+## 2. Decoder-only language model on attn_corpus_lm: answer accuracy and
+##    next-token accuracy on held-out stories.
+## 3. Encoder-only token classifier (NER) and sentence classifiers (<cls>
+##    and mean readout) on attn_corpus_ner.
+##
+## Environment: ATTN_BUDGET seconds of training per translation model (300),
+## ATTN_OUT the folder for figures and the summary (train-demo-output),
+## ATTN_QUICK=1 small corpora (a smoke test of the script, not of the models).
+
+budget = str2double (getenv ("ATTN_BUDGET"));
+if (isnan (budget))
+  budget = 300;
+endif
+out = getenv ("ATTN_OUT");
+if (isempty (out))
+  out = "train-demo-output";
+endif
+if (! exist (out, "dir"))
+  mkdir (out);
+endif
+quick = strcmp (getenv ("ATTN_QUICK"), "1");
+sizes = @(n) struct ("n_train", n(1), "n_valid", n(2), "n_test", n(3));
+set (0, "defaultfigurevisible", "off");
+summary = fopen (fullfile (out, "summary.txt"), "w");
+say = @(varargin) cellfun (@(f) fprintf (f, varargin{:}), {stdout, summary});
+
+## Train M on CORPUS one epoch at a time until the validation exact match
+## reaches 0.99 or BUDGET seconds of training (validation not counted) are
+## spent; a progress bar per epoch.
+function [m, hist] = train_for (m, corpus, valid, budget, name, lr)
+  hist = struct ("loss", [], "epoch_valid", [], "seconds", 0);
+  epoch = 0;
+  while (hist.seconds < budget)
+    epoch++;
+    [m, h] = attn_train (m, corpus, "epochs", 1, "batch_size", 64, "lr", lr,
+                         "seed", epoch, "verbose", false);
+    hist.loss = [hist.loss, h.loss];
+    hist.seconds += h.seconds;
+    S = attn_score (m, valid);
+    hist.epoch_valid(end+1) = S.exact;
+    done = min (1, hist.seconds / budget);
+    printf ("\r%-14s [%-30s] %3.0f%%  epoch %2d  loss %.3f  valid exact %.3f  %.0f tokens/s",
+            name, repmat ("#", 1, round (30 * done)), 100 * done, epoch,
+            mean (h.loss), S.exact, h.tokens_per_s);
+    fflush (stdout);
+    if (S.exact >= 0.99)
+      break;
+    endif
+  endwhile
+  printf ("\n");
+endfunction
+
+function v = ifelse_quick (quick, small, full)
+  v = full;
+  if (quick)
+    v = small;
+  endif
+endfunction
+
+function c = first_n (D, n)
+  n = min (n, numel (D.source));
+  c = struct ("source", {D.source(1:n)}, "target", {D.target(1:n)});
+endfunction
+
+## ---------------------------------------------------------------- translation
+say ("== Translation: English -> French, held-out word combinations\n");
+tic;
+C = attn_corpus_translation (sizes (ifelse_quick (quick, [300 20 40], [6000 500 500])));
+say ("corpus: %d train, %d valid, %d test pairs (%.0f s to generate)\n",
+     numel (C.train.source), numel (C.valid.source), numel (C.test.source), toc);
+base = struct ("src_vocab", attn_vocab (C.train.source), "tgt_vocab", attn_vocab (C.train.target),
+               "d", 64, "heads", 4, "d_ff", 128, "encoder_layers", 1, "decoder_layers", 1,
+               "max_len", 20, "norm", "pre", "seed", 1);
+families = {"encoder-decoder", "pooled-add", "pooled-concat", "pooled-prefix"};
+titles = {"cross-attention", "pooled: add u", "pooled: concat", "pooled: prefix"};
+valid = first_n (C.valid, 100);
+models = cell (1, 4);
+curves = {};
+scores = cell (1, 4);
+buckets = [3 5; 6 8; 9 11; 12 14];
+for f = 1:4
+  if (f == 1)
+    m = attn_model (base);
+  else
+    m = attn_family (setfield (base, "family", families{f}));
+  endif
+  [m, hist] = train_for (m, C.train, valid, budget, titles{f}, 2e-3);
+  models{f} = m;
+  curves{f} = hist.loss;
+  S = attn_score (m, C.test);
+  scores{f} = S;
+  say ("%-16s trained %5.0f s  test exact %.3f  token accuracy %.3f\n", titles{f},
+       hist.seconds, S.exact, S.token_accuracy);
+endfor
+say ("\nexact match on the test split by English length (words):\n%-16s", "");
+say ("  %2d-%-2d  ", buckets');
+say ("\n");
+for f = 1:4
+  say ("%-16s", titles{f});
+  for b = 1:rows (buckets)
+    in = scores{f}.source_length >= buckets(b,1) & scores{f}.source_length <= buckets(b,2);
+    say ("  %.3f  ", mean (scores{f}.correct(in)));
+  endfor
+  say ("\n");
+endfor
+say ("%-16s", "sentences");
+for b = 1:rows (buckets)
+  say ("  %5d  ", nnz (scores{1}.source_length >= buckets(b,1)
+                       & scores{1}.source_length <= buckets(b,2)));
+endfor
+say ("\n");
+
+## loss curves (per step, running mean over 20 steps) and alignments
+L = nan (max (cellfun (@numel, curves)), 4);
+for f = 1:4
+  s = [0; cumsum(curves{f}(:))];              # mean of the last (up to) 20 steps
+  k = (1:numel (curves{f}))';
+  L(k, f) = (s(k+1) - s(max (k - 20, 0) + 1)) ./ min (k, 20);
+endfor
+attn_plot_loss (L, "labels", titles, "log", true, "xlabel", "step",
+                "title", "translation: training loss", "file", fullfile (out, "loss.png"));
+long = find (scores{1}.source_length >= 9 & scores{1}.correct, 3);
+for k = 1:numel (long)
+  s = C.test.source{long(k)};
+  [~, info] = attn_greedy (models{1}, s);
+  A = mean (info.A(:,:,:,end), 3);                # last layer, heads averaged
+  attn_heatmap (A, info.tokens, info.source_labels, "cross.A (target x source)",
+                "file", fullfile (out, sprintf ("alignment%d.png", k)), "size", [900 600]);
+  say ("alignment%d.png: %s -> %s\n", k, s, strjoin (info.tokens, " "));
+endfor
+wrong = find (! scores{1}.correct, 5);
+for k = wrong'
+  say ("cross-attention miss: %s -> %s (want %s)\n", C.test.source{k},
+       scores{1}.predictions{k}, C.test.target{k});
+endfor
+
+## ---------------------------------------------------------------- decoder-only
+say ("\n== Decoder-only language model: facts, question, answer\n");
+M = attn_corpus_lm (sizes (ifelse_quick (quick, [300 20 40], [3000 200 200])));
+lm = attn_family (struct ("family", "decoder-only", "vocab", {M.train.text},
+                          "d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40,
+                          "norm", "pre", "seed", 1));
+[lm, hist] = train_for (lm, M.train, first_n (M.valid, 100), budget, "decoder-only", 2e-3);
+S = attn_score (lm, M.test);
+say ("decoder-only     trained %5.0f s  test answer exact %.3f  next-token accuracy %.3f\n",
+     hist.seconds, S.exact, S.token_accuracy);
+[text, info] = attn_continue (lm, M.test.source{1}, "max_len", 2);
+say ("prompt: %s -> %s\n", M.test.source{1}, text);
+
+## ---------------------------------------------------------------- encoders
+say ("\n== Encoder-only: token classifier (NER) and sentence classifiers\n");
+N = attn_corpus_ner (sizes (ifelse_quick (quick, [300 20 40], [2000 200 200])));
+enc = struct ("vocab", {N.train.source}, "classes", {N.classes}, "d", 32, "heads", 4,
+              "d_ff", 64, "layers", 2, "norm", "pre", "seed", 1);
+ner = attn_family (setfield (enc, "family", "encoder-token"));
+ner_data = @(D) struct ("source", {D.source}, "target", {D.target});
+[ner, hist] = train_for (ner, ner_data (N.train), ner_data (N.valid), budget / 3, "NER", 3e-3);
+S = attn_score (ner, ner_data (N.test));
+say ("token classifier trained %5.0f s  test token accuracy %.3f  sentences all right %.3f\n",
+     hist.seconds, S.token_accuracy, S.exact);
+tr = attn_forward (ner, "raghav goes to school in delhi");
+[~, best] = max (tr.probs, [], 2);
+say ("raghav goes to school in delhi -> %s (6x4 scores)\n",
+     strjoin (ner.tgt_vocab.words(best), " "));
+topic = @(D) struct ("source", {D.source}, "target", {D.topic});
+enc.classes = N.topics;
+enc.family = "encoder-sentence";
+for readout = {"cls", "mean"}
+  for head = {"linear", "mlp"}
+    sc = attn_family (setfield (setfield (enc, "readout", readout{1}), "head", head{1}));
+    [sc, hist] = train_for (sc, topic (N.train), topic (N.valid), budget / 6,
+                            [readout{1} " + " head{1}], 3e-3);
+    S = attn_score (sc, topic (N.test));
+    say ("topic: %-4s %-6s trained %5.0f s  test accuracy %.3f\n", readout{1}, head{1},
+         hist.seconds, S.exact);
+  endfor
+endfor
+fclose (summary);
+printf ("figures and summary.txt in %s\n", out);
