@@ -113,6 +113,10 @@ function m = attn_family (config)
         specials{end+1} = "<cls>";
       endif
       base.src_vocab = vocab_of (fam.vocab, specials);
+      if (numel (specials) == 5 && ! any (strcmp (base.src_vocab.words, "<cls>")))
+        error ("attention:config",
+               "attn_family: CONFIG.vocab must hold \"<cls>\" for the cls readout (build it with attn_vocab (data, {..., \"<cls>\"}))");
+      endif
       base.tgt_vocab = base.src_vocab;
       base.encoder_layers = fam.layers;
       base.decoder_layers = 1;
@@ -271,6 +275,7 @@ endfunction
 %!error <CONFIG.classes must be> attn_family (struct ("family", "encoder-token", "vocab", "a b"))
 %!error <CONFIG.readout must be> attn_family (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "max"))
 %!error <belongs to the encoder-decoder> attn_family (struct ("family", "decoder-only", "vocab", "a b", "src_vocab", "a"))
+%!error <CONFIG.vocab must hold> attn_family (struct ("family", "encoder-sentence", "vocab", attn_vocab ("a b"), "classes", {{"x", "y"}}))
 %!error <unknown CONFIG field> attn_family (struct ("family", "decoder-only", "vocab", "a b", "width", 3))
 %!error <pair 1 has 2 words but 1 labels> attn_loss (attn_family (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}}, "d", 4, "heads", 2)), {"a b"}, {"X"})
 
