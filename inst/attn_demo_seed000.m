@@ -100,7 +100,7 @@ function r = attn_demo_seed000 ()
   rive = find (strcmp (tr.vocab_labels, "rive"));
   b = m.b_vocab(rive);
   printf ("logit of rive = e_2^cross · W_vocab(:, rive) + b_vocab(rive) = %.3f %s %.3f = %.3f\n\n",
-          d.after_cross(2,:) * m.W_vocab(:,rive), ifelse (b < 0, "-", "+"), abs (b), tr.logits(2,rive));
+          d.after_cross(2,:) * m.W_vocab(:,rive), merge (b < 0, "-", "+"), abs (b), tr.logits(2,rive));
   show (tr, "logits", "last", true, "title", "ℓ_2 = e_2^cross W_vocab + b_vocab");
   show (tr, "probs", "last", true, "title", "next-token probabilities");
 
@@ -122,12 +122,12 @@ function r = attn_demo_seed000 ()
   printf ("  before one SGD step  %s\n", sprintf ("%12.6g", [r.row_loss_before, r.loss_before]));
   printf ("  after (lr %.1f)       %s\n", lr, sprintf ("%12.6g", [r.row_loss_after, r.loss_after]));
   printf ("The step %s the mean loss by %.3g; the <eos> loss %s.\n",
-          ifelse (r.loss_after < r.loss_before, "lowers", "raises"), abs (r.loss_after - r.loss_before),
-          ifelse (r.row_loss_after(3) > r.row_loss_before(3), "rises", "falls"));
+          merge (r.loss_after < r.loss_before, "lowers", "raises"), abs (r.loss_after - r.loss_before),
+          merge (r.row_loss_after(3) > r.row_loss_before(3), "rises", "falls"));
   r.banque_before = next_prob (m, "the financial bank", "banque");
   r.banque_after = next_prob (r.updated, "the financial bank", "banque");
   printf ("The other pair: p(banque | the financial bank, <bos> la) %s from %.3f to %.3f.\n\n",
-          ifelse (r.banque_after < r.banque_before, "falls", "rises"), r.banque_before, r.banque_after);
+          merge (r.banque_after < r.banque_before, "falls", "rises"), r.banque_before, r.banque_after);
 
   step (7, "Generate one token at a time (greedy, with the updated model)");
   [r.text, g] = attn_greedy (r.updated, src);
@@ -145,14 +145,6 @@ endfunction
 
 function step (k, what)
   printf ("== Step %d. %s\n", k, what);
-endfunction
-
-function s = ifelse (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  endif
 endfunction
 
 ## p(word) as the next token after "<bos> la" for SOURCE.

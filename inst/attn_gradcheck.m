@@ -205,7 +205,7 @@ function s = report_text (report, opts)
                "max|num-ana|", "relative", "result");
   for r = report
     s = [s, sprintf("%-*s  %-9s %8d %14.2e %11.2e  %s\n", w, r.name, r.shape, r.checked,
-                    r.max_abs, r.rel, ifelse (r.ok, "ok", "FAIL"))];
+                    r.max_abs, r.rel, merge (r.ok, "ok", "FAIL"))];
     if (! r.ok)
       s = [s, sprintf("%*s  worst at (%s): numerical %.10g, analytic %.10g\n", w, "",
                       strjoin (arrayfun (@num2str, r.worst, "UniformOutput", false), ","),
@@ -219,14 +219,6 @@ function s = report_text (report, opts)
   else
     s = [s, sprintf("%d of %d parameters FAIL (relative tolerance %g, absolute %g)\n",
                     nbad, numel (report), opts.tol, opts.atol)];
-  endif
-endfunction
-
-function s = ifelse (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
   endif
 endfunction
 

@@ -40,13 +40,9 @@ function h = attn_heatmap (varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  name = inputname (1, false);
-  if (! isvarname (name))
-    name = "";
-  endif
   defaults = struct ("decimals", 2, "file", "", "size", [560 420], "rows", {{}},
                      "cols", {{}}, "title", "", "axes", {{}}, "head", [], "batch", []);
-  [pages, opts] = matrix_pages (varargin, name, "attn_heatmap", defaults);
+  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_heatmap", defaults);
   saving = ! isempty (opts.file);
   if (saving && ! ischar (opts.file))
     error ("attention:type", "attn_heatmap: \"file\": expected a file name string");
@@ -57,7 +53,7 @@ function h = attn_heatmap (varargin)
   ncol = ceil (sqrt (np));
   nrow = ceil (np / ncol);
   px = [opts.size(1) * ncol, opts.size(2) * nrow];
-  fig = figure ("visible", ifelse (saving, "off", "on"), "position", [100, 100, px]);
+  fig = figure ("visible", merge (saving, "off", "on"), "position", [100, 100, px]);
   for k = 1:np
     ## panels placed by hand: gnuplot's subplot clips the titles
     r = ceil (k / ncol);
@@ -101,21 +97,13 @@ function draw_page (p, decimals, several)
       for j = 1:columns (M)
         if (isfinite (M(i,j)))
           text (j, i, sprintf ("%.*f", decimals, M(i,j)), "horizontalalignment", "center",
-                "color", ifelse (shown(i,j) > mid, "white", "black"), "fontsize", 9);
+                "color", merge (shown(i,j) > mid, "white", "black"), "fontsize", 9);
         else
           text (j, i, "masked", "horizontalalignment", "center", "color", [0.5 0.5 0.5],
                 "fontsize", 8);
         endif
       endfor
     endfor
-  endif
-endfunction
-
-function v = ifelse (c, a, b)
-  if (c)
-    v = a;
-  else
-    v = b;
   endif
 endfunction
 

@@ -66,7 +66,7 @@ function h = attn_plot_loss (history, varargin)
   endif
   warning ("off", "Octave:gnuplot-graphics", "local");
   saving = ! isempty (opts.file);
-  fig = figure ("visible", ifelse (saving, "off", "on"), "position", [100, 100, opts.size]);
+  fig = figure ("visible", merge (saving, "off", "on"), "position", [100, 100, opts.size]);
   if (opts.log)
     semilogy (X, Y, "linewidth", 2);
   else
@@ -100,7 +100,7 @@ function [x, Y, names, xname] = curves (history, labels)
       Y = Y(:);
     endif
     if (isempty (labels))
-      labels = ifelse (columns (Y) == 1, {"loss"},
+      labels = merge (columns (Y) == 1, {"loss"},
                        arrayfun (@(k) sprintf ("curve %d", k), 1:columns (Y), "UniformOutput", false));
     endif
     if (numel (labels) != columns (Y))
@@ -133,14 +133,6 @@ function [x, Y, names, xname] = curves (history, labels)
   else
     error ("attention:type", "attn_plot_loss: HISTORY: expected a numeric array or a scalar struct, got %s",
            class (history));
-  endif
-endfunction
-
-function v = ifelse (c, a, b)
-  if (c)
-    v = a;
-  else
-    v = b;
   endif
 endfunction
 

@@ -66,13 +66,9 @@ function s = attn_show (varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  name = inputname (1, false);
-  if (! isvarname (name))
-    name = "";
-  endif
   defaults = struct ("decimals", 3, "width", 80, "rows", {{}}, "cols", {{}},
                      "title", "", "axes", {{}}, "head", [], "batch", [], "last", false);
-  [pages, opts] = matrix_pages (varargin, name, "attn_show", defaults);
+  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_show", defaults);
   txt = "";
   for k = 1:numel (pages)
     p = pages(k);

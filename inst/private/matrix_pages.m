@@ -3,6 +3,8 @@
 ## The 2-D pages of the matrix an inspection call names, each with its title
 ## and row and column labels.  @var{args} are the caller's arguments
 ## (@code{M [, rows, cols [, title]]} or @code{T, path}, then options);
+## @var{argname} is the caller's @code{inputname (1, false)}: the title of a
+## matrix given without one when it is a variable name, else @code{M};
 ## @var{defaults} is the struct of the caller's options and their defaults
 ## (it must hold @code{rows}, @code{cols}, @code{title}, @code{axes},
 ## @code{head}, @code{batch}).  Each page has @code{M}, @code{title} (name,
@@ -32,8 +34,10 @@ function [pages, opts] = matrix_pages (args, argname, caller, defaults)
     if (k == 4 && k <= numel (args) && ischar (args{k}) && ! is_option (args{k}, defaults))
       ttl = args{k};
       k++;
+    elseif (isvarname (argname))
+      ttl = argname;
     else
-      ttl = ifelse_str (isempty (argname), "M", argname);
+      ttl = "M";
     endif
     [opts, rest] = parse_options (args(k:end), caller, defaults);
     src = struct ("M", double (M), "name", ttl, "rows", {lab(1)}, "cols", {lab(2)},
@@ -47,14 +51,6 @@ endfunction
 
 function tf = is_option (a, defaults)
   tf = ischar (a) && any (strcmpi (a, fieldnames (defaults)));
-endfunction
-
-function s = ifelse_str (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  endif
 endfunction
 
 function [opts, rest] = parse_options (args, caller, opts)
