@@ -43,17 +43,13 @@ function h = attn_heatmap (varargin)
   defaults = struct ("decimals", 2, "file", "", "size", [560 420], "rows", {{}},
                      "cols", {{}}, "title", "", "axes", {{}}, "head", [], "batch", []);
   [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_heatmap", defaults);
-  saving = ! isempty (opts.file);
-  if (saving && ! ischar (opts.file))
-    error ("attention:type", "attn_heatmap: \"file\": expected a file name string");
-  endif
   check_size (opts.size, "attn_heatmap");
   warning ("off", "Octave:gnuplot-graphics", "local");
   np = numel (pages);
   ncol = ceil (sqrt (np));
   nrow = ceil (np / ncol);
   px = [opts.size(1) * ncol, opts.size(2) * nrow];
-  fig = figure ("visible", merge (saving, "off", "on"), "position", [100, 100, px]);
+  fig = figure_open (opts.file, px, "attn_heatmap");
   for k = 1:np
     ## panels placed by hand: gnuplot's subplot clips the titles
     r = ceil (k / ncol);
@@ -61,13 +57,9 @@ function h = attn_heatmap (varargin)
     axes ("position", [(c - 1 + 0.16) / ncol, (nrow - r + 0.12) / nrow, 0.62 / ncol, 0.74 / nrow]);
     draw_page (pages(k), opts.decimals, np > 1);
   endfor
-  if (saving)
-    save_png (fig, opts.file, px);
-  endif
+  figure_save (fig, opts.file, px, nargout > 0);
   if (nargout > 0)
     h = fig;
-  elseif (saving)
-    close (fig);
   endif
 endfunction
 

@@ -49,9 +49,6 @@ function h = attn_plot_loss (history, varargin)
     opts.(lower (varargin{k})) = varargin{k+1};
   endfor
   check_size (opts.size, "attn_plot_loss");
-  if (! ischar (opts.file))
-    error ("attention:type", "attn_plot_loss: \"file\": expected a file name string");
-  endif
   [x, Y, names, xname] = curves (history, opts.labels);
   ## a shorter curve (e.g. one mean per epoch beside one loss per step) is
   ## spread over the same range: point k at the end of its k-th period
@@ -65,8 +62,7 @@ function h = attn_plot_loss (history, varargin)
     opts.xlabel = xname;
   endif
   warning ("off", "Octave:gnuplot-graphics", "local");
-  saving = ! isempty (opts.file);
-  fig = figure ("visible", merge (saving, "off", "on"), "position", [100, 100, opts.size]);
+  fig = figure_open (opts.file, opts.size, "attn_plot_loss");
   if (opts.log)
     semilogy (X, Y, "linewidth", 2);
   else
@@ -77,13 +73,9 @@ function h = attn_plot_loss (history, varargin)
   ylabel ("loss");
   title (opts.title, "interpreter", "none");
   legend (names, "interpreter", "none", "location", "northeast");
-  if (saving)
-    save_png (fig, opts.file, opts.size);
-  endif
+  figure_save (fig, opts.file, opts.size, nargout > 0);
   if (nargout > 0)
     h = fig;
-  elseif (saving)
-    close (fig);
   endif
 endfunction
 
@@ -162,9 +154,12 @@ endfunction
 %! end_unwind_protect
 
 %!test
+%! ## without an output the saved figure is closed
 %! f = [tempname() ".png"];
+%! nfig = numel (get (0, "children"));
 %! attn_plot_loss ([3 2 1; 4 3 2]', "file", f, "labels", {"a", "b"}, "log", true);
 %! assert (exist (f, "file"), 2);
+%! assert (numel (get (0, "children")), nfig);
 %! delete (f);
 
 %!error id=attention:field attn_plot_loss (struct ("acc", [1 2]))
