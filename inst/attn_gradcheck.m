@@ -107,30 +107,15 @@ function [ok, report, text] = attn_gradcheck (f, P, varargin)
 endfunction
 
 function opts = parse_options (args)
-  opts = struct ("step", 1e-5, "tol", 1e-7, "atol", 1e-9, "samples", Inf);
-  if (mod (numel (args), 2))
-    error ("attention:nargin", "attn_gradcheck: options come in name, value pairs");
-  endif
-  for k = 1:2:numel (args)
-    name = args{k};
-    if (! ischar (name) || ! isfield (opts, lower (name)))
-      error ("attention:nargin", "attn_gradcheck: unknown option %s (expected step, tol, atol or samples)",
-             disp_name (name));
-    endif
-    v = args{k+1};
+  opts = name_value (args, struct ("step", 1e-5, "tol", 1e-7, "atol", 1e-9, "samples", Inf),
+                     "attn_gradcheck");
+  for name = fieldnames (opts)'
+    v = opts.(name{1});
     if (! (isnumeric (v) && isscalar (v) && isreal (v) && v > 0))
-      error ("attention:type", "attn_gradcheck: option \"%s\": expected a positive scalar", name);
+      error ("attention:type", "attn_gradcheck: option \"%s\": expected a positive scalar, got %s",
+             name{1}, disp_arg (v));
     endif
-    opts.(lower (name)) = v;
   endfor
-endfunction
-
-function s = disp_name (name)
-  if (ischar (name))
-    s = ["\"", name, "\""];
-  else
-    s = sprintf ("of class %s", class (name));
-  endif
 endfunction
 
 ## Where gradient leaf g sits in P: the same path, or with its last field

@@ -37,17 +37,9 @@ function h = attn_plot_loss (history, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  opts = struct ("file", "", "title", "loss", "xlabel", "", "labels", {{}},
-                 "log", false, "size", [640 420]);
-  if (mod (numel (varargin), 2))
-    error ("attention:nargin", "attn_plot_loss: options come in name, value pairs");
-  endif
-  for k = 1:2:numel (varargin)
-    if (! ischar (varargin{k}) || ! isfield (opts, lower (varargin{k})))
-      error ("attention:nargin", "attn_plot_loss: unknown option (expected file, title, xlabel, labels, log or size)");
-    endif
-    opts.(lower (varargin{k})) = varargin{k+1};
-  endfor
+  opts = name_value (varargin, struct ("file", "", "title", "loss", "xlabel", "",
+                                      "labels", {{}}, "log", false, "size", [640 420]),
+                     "attn_plot_loss");
   check_size (opts.size, "attn_plot_loss");
   [x, Y, names, xname] = curves (history, opts.labels);
   ## a shorter curve (e.g. one mean per epoch beside one loss per step) is

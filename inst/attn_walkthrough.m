@@ -47,16 +47,8 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
   if (nargin < 3)
     print_usage ();
   endif
-  opts = struct ("last", true, "decimals", 3, "width", 80);
-  if (mod (numel (varargin), 2))
-    error ("attention:nargin", "attn_walkthrough: options come in name, value pairs");
-  endif
-  for k = 1:2:numel (varargin)
-    if (! ischar (varargin{k}) || ! isfield (opts, lower (varargin{k})))
-      error ("attention:nargin", "attn_walkthrough: unknown option (expected last, decimals or width)");
-    endif
-    opts.(lower (varargin{k})) = varargin{k+1};
-  endfor
+  opts = name_value (varargin, struct ("last", true, "decimals", 3, "width", 80),
+                     "attn_walkthrough");
   tr = attn_forward (m, source, prefix);
   fmt = {"decimals", opts.decimals, "width", opts.width};
   show = @(path, last) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last));
