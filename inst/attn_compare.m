@@ -92,7 +92,8 @@ function [msg, nf, nn] = walk (r, g, name, tol)
     if (! isstruct (g))
       msg = sprintf ("%s: expected a struct, got %s", label, describe (g));
     elseif (numel (r) != numel (g))
-      msg = sprintf ("%s: expected a %s struct array, got %s", label, shape (r), shape (g));
+      msg = sprintf ("%s: expected a %s struct array, got %s", label,
+                     shape_str (size (r)), shape_str (size (g)));
     else
       f = fieldnames (r);
       for k = 1:numel (r)
@@ -115,7 +116,8 @@ function [msg, nf, nn] = walk (r, g, name, tol)
     if (! iscell (g))
       msg = sprintf ("%s: expected a cell, got %s", label, describe (g));
     elseif (! isequal (size (r), size (g)))
-      msg = sprintf ("%s: expected a %s cell, got %s", label, shape (r), shape (g));
+      msg = sprintf ("%s: expected a %s cell, got %s", label,
+                     shape_str (size (r)), shape_str (size (g)));
     else
       for k = 1:numel (r)
         [msg, a, b] = walk (r{k}, g{k}, sprintf ("%s{%d}", name, k), tol);
@@ -139,9 +141,11 @@ function [msg, nn] = compare_numbers (r, g, label, tol)
   msg = "";
   nn = 0;
   if (! (isnumeric (g) || islogical (g)))
-    msg = sprintf ("%s: expected a %s numeric array, got %s", label, shape (r), describe (g));
+    msg = sprintf ("%s: expected a %s numeric array, got %s", label,
+                   shape_str (size (r)), describe (g));
   elseif (! isequal (size (r), size (g)))
-    msg = sprintf ("%s: expected size %s, got %s", label, shape (r), shape (g));
+    msg = sprintf ("%s: expected size %s, got %s", label,
+                   shape_str (size (r)), shape_str (size (g)));
   elseif (iscomplex (g) && ! iscomplex (r))
     msg = sprintf ("%s: expected real numbers, got complex", label);
   else
@@ -162,8 +166,7 @@ function [msg, nn] = compare_numbers (r, g, label, tol)
         why = "non-finite values must match exactly";
       endif
       msg = sprintf ("%s (%s): element (%s) differs: expected %.12g, got %.12g (%s)",
-                     label, shape (r), strjoin (cellfun (@num2str, sub, "UniformOutput", false), ","),
-                     r(k), g(k), why);
+                     label, shape_str (size (r)), sprintf ("%d,", sub{:})(1:end-1), r(k), g(k), why);
     endif
   endif
 endfunction
@@ -175,15 +178,11 @@ function s = index_str (k, n, fmt)
   endif
 endfunction
 
-function s = shape (x)
-  s = strjoin (arrayfun (@num2str, size (x), "UniformOutput", false), "×");
-endfunction
-
 function s = describe (x)
   if (ischar (x) && rows (x) <= 1)
     s = sprintf ("\"%s\"", x);
   else
-    s = sprintf ("a %s %s", shape (x), class (x));
+    s = sprintf ("a %s %s", shape_str (size (x)), class (x));
   endif
 endfunction
 

@@ -144,10 +144,6 @@ function s = page_label (kind, sub)
   endswitch
 endfunction
 
-function s = shape_str (sz)
-  s = strjoin (arrayfun (@num2str, sz, "UniformOutput", false), "×");
-endfunction
-
 ## The matrix at PATH inside trace T, with the axes and labels the trace knows.
 function src = trace_source (T, path, opts, caller)
   [M, parent, leaf] = trace_get (T, path);
