@@ -40,9 +40,8 @@ function h = attn_heatmap (varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  defaults = struct ("decimals", 2, "file", "", "size", [560 420], "rows", {{}},
-                     "cols", {{}}, "title", "", "axes", {{}}, "head", [], "batch", []);
-  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_heatmap", defaults);
+  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_heatmap",
+                                struct ("decimals", 2, "file", "", "size", [560 420]));
   check_size (opts.size, "attn_heatmap");
   warning ("off", "Octave:gnuplot-graphics", "local");
   np = numel (pages);

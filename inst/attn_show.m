@@ -66,9 +66,8 @@ function s = attn_show (varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  defaults = struct ("decimals", 3, "width", 80, "rows", {{}}, "cols", {{}},
-                     "title", "", "axes", {{}}, "head", [], "batch", [], "last", false);
-  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_show", defaults);
+  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_show",
+                                struct ("decimals", 3, "width", 80, "last", false));
   txt = "";
   for k = 1:numel (pages)
     p = pages(k);

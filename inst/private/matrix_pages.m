@@ -5,15 +5,19 @@
 ## (@code{M [, rows, cols [, title]]} or @code{T, path}, then options);
 ## @var{argname} is the caller's @code{inputname (1, false)}: the title of a
 ## matrix given without one when it is a variable name, else @code{M};
-## @var{defaults} is the struct of the caller's options and their defaults
-## (it must hold @code{rows}, @code{cols}, @code{title}, @code{axes},
-## @code{head}, @code{batch}).  Each page has @code{M}, @code{title} (name,
+## @var{defaults} is the struct of the caller's own options and their
+## defaults; the options every caller shares (@code{rows}, @code{cols},
+## @code{title}, @code{axes}, @code{head}, @code{batch}) are added here, and
+## @var{opts} holds them all.  Each page has @code{M}, @code{title} (name,
 ## shape and axes, page), @code{short} (name and page), @code{rows},
 ## @code{cols}.  A trace path gets the axes and labels of
 ## its block kind (seed 004's table) and the trace's token lists.
 ## @end deftypefn
 
 function [pages, opts] = matrix_pages (args, argname, caller, defaults)
+  for [v, k] = struct ("rows", {{}}, "cols", {{}}, "title", "", "axes", {{}}, "head", [], "batch", [])
+    defaults.(k) = v;
+  endfor
   if (isstruct (args{1}))
     if (numel (args) < 2 || ! ischar (args{2}))
       error ("attention:type", "%s: FIELD: expected a field path string after the trace struct", caller);
