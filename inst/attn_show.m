@@ -68,15 +68,10 @@ function s = attn_show (varargin)
   endif
   [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_show",
                                 struct ("decimals", 3, "width", 80, "last", false));
-  txt = "";
-  for k = 1:numel (pages)
-    p = pages(k);
-    txt = [txt, p.title, "\n", ...
-           format_table(p.M, p.rows, p.cols, opts.decimals, opts.width)];
-    if (k < numel (pages))
-      txt = [txt, "\n"];
-    endif
-  endfor
+  ## one titled table per page, a blank line between pages
+  tables = arrayfun (@(p) [p.title, "\n", format_table(p.M, p.rows, p.cols, opts.decimals, opts.width)],
+                     pages, "UniformOutput", false);
+  txt = strjoin (tables, "\n");
   if (nargout > 0)
     s = txt;
   else
