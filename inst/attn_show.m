@@ -127,6 +127,18 @@ endfunction
 %! assert (strsplit (strtrim (lines{2})), {"1:1", "1:2", "2:1", "2:2"});
 
 %!test
+%! ## a batched per-head array (n×m×h×Bt): "head" and "batch" pick the pages
+%! T = struct ("kind", "self", "heads", 2, "A", reshape ((1:24) / 24, 2, 2, 2, 3));
+%! t = attn_show (T, "A", "head", 2, "batch", 3, "decimals", 4);
+%! lines = strsplit (t, "\n");
+%! assert (lines{1}, "self.A  (2×2: source × source)  head 2, item 3");
+%! got = cellfun (@(l) str2double (strsplit (strtrim (l(2:end)))), lines(3:4),
+%!                "UniformOutput", false);
+%! assert (vertcat (got{:}), round (1e4 * T.A(:,:,2,3)) / 1e4);
+%! t = attn_show (T, "A", "batch", 2);
+%! assert (regexp (t, 'head \d, item \d', "match"), {"head 1, item 2", "head 2, item 2"});
+
+%!test
 %! ## a nested model trace with token lists
 %! tr.source_labels = {"the", "river", "bank", "<eos>"};
 %! tr.target_labels = {"<bos>", "la"};

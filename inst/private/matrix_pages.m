@@ -57,12 +57,13 @@ function tf = is_option (a, defaults)
   tf = ischar (a) && any (strcmpi (a, fieldnames (defaults)));
 endfunction
 
+## Name, value pairs at the start of ARGS over OPTS; REST from the first
+## argument that names no option.
 function [opts, rest] = parse_options (args, caller, opts)
-  names = fieldnames (opts);
   rest = {};
   k = 1;
   while (k <= numel (args))
-    if (! ischar (args{k}) || ! any (strcmpi (args{k}, names)))
+    if (! is_option (args{k}, opts))
       rest = args(k:end);
       return;
     elseif (k == numel (args))
@@ -98,9 +99,12 @@ function pages = make_pages (src, opts, caller)
   [idx{:}] = ind2sub ([sz(3:end), 1], (1:npage)');
   sel = true (npage, 1);
   if (strcmp (src.pagename, "head"))
-    hb = [idx{1}, idx{min (2, end)} .* (numel (idx) > 1) + (numel (idx) == 1)];
-    if (! isempty (opts.head)), sel &= hb(:,1) == opts.head; endif
-    if (! isempty (opts.batch)), sel &= hb(:,2) == opts.batch; endif
+    item = 1;
+    if (numel (idx) > 1)
+      item = idx{2};
+    endif
+    if (! isempty (opts.head)), sel &= idx{1} == opts.head; endif
+    if (! isempty (opts.batch)), sel &= item == opts.batch; endif
   elseif (strcmp (src.pagename, "batch") && ! isempty (opts.batch))
     sel &= idx{1} == opts.batch;
   endif
@@ -180,18 +184,18 @@ function src = trace_source (T, path, opts, caller)
     case {"K", "V", "E"}
       src.axes = {kside, "width"};
       src.rows = {klab};
-      src.colheads = heads * ! strcmp (leaf, "E");
+      src.colheads = merge (strcmp (leaf, "E"), 1, heads);
     case {"logits", "probs"}
       src.axes = {"target", "vocabulary"};
       src.cols = {vlab};
     case {"X", "D", "delta", "out", "input", "after_self", "after_cross", ...
           "after_ffn", "source_rows", "encoded", "target_rows", "decoder_out"}
+      ## one row per query position: as set above
     otherwise
       src.pagename = "plain";
       src.axes = {};
       src.rows = {[]};
   endswitch
-  src.colheads = max (src.colheads, 1);
   ## labels that do not fit the matrix (e.g. one decoder step) are dropped
   if (! isempty (src.rows{1}) && numel (src.rows{1}) != rows (M))
     src.rows = {[]};
