@@ -162,6 +162,12 @@ endfunction
 %! assert (strsplit (lines{3}), {"c", "5.000", "6.000"});
 %! assert (numel (lines), 4);
 
+%!test
+%! ## an empty matrix; a width narrower than one column still prints it
+%! assert (attn_show (zeros (0, 3)), "M  (0×3)\n  (empty)\n");
+%! t = attn_show ([1.5 2.5], "width", 3);
+%! assert (regexp (t, 'column (\d) of 2', "tokens"), {{"1"}, {"2"}});
+
 %!error <expected 3 labels, got 2> attn_show (eye (3), "a b")
 %!error id=attention:size attn_show (eye (3), {"a", "b"}, [])
 %!error id=attention:type attn_show ({1})

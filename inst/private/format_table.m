@@ -7,24 +7,21 @@
 
 function s = format_table (M, rows, cols, decimals, width)
   [n, m] = size (M);
-  cells = reshape (strtrim (cellstr (num2str (M(:), sprintf ("%%.%df", decimals)))), n, m);
-  ## "-0.000" reads as a sign that is not there
-  cells = regexprep (cells, '^-(0\.?0*)$', '$1');
   if (n == 0 || m == 0)
     s = "  (empty)\n";
     return;
   endif
+  cells = reshape (strtrim (cellstr (num2str (M(:), sprintf ("%%.%df", decimals)))), n, m);
+  ## "-0.000" reads as a sign that is not there
+  cells = regexprep (cells, '^-(0\.?0*)$', '$1');
   ## one width for every column: a grid reads better than ragged columns
-  colw = repmat (max ([utf8_width(cells(:)); utf8_width(cols(:))]) + 2, 1, m);
+  colw = max ([utf8_width(cells(:)); utf8_width(cols(:))]) + 2;
   roww = max ([utf8_width(rows), 0]);
-  ## column groups: greedy packing into the line width
-  first = 1;
+  ## column groups: as many columns as fit the line, at least one
+  per = max (1, floor ((width - roww) / colw));
   s = "";
-  while (first <= m)
-    last = first;
-    while (last < m && roww + sum (colw(first:last+1)) <= width)
-      last++;
-    endwhile
+  for first = 1:per:m
+    last = min (first + per - 1, m);
     if (first > 1 || last < m)
       if (first == last)
         s = [s, sprintf("  column %d of %d\n", first, m)];
@@ -32,22 +29,19 @@ function s = format_table (M, rows, cols, decimals, width)
         s = [s, sprintf("  columns %d to %d of %d\n", first, last, m)];
       endif
     endif
-    s = [s, pad_left({""}, roww), sprintf("%s", pad_right(cols(first:last), colw(first:last)){:}), "\n"];
+    s = [s, blanks(roww), pad_right(cols(first:last), colw){:}, "\n"];
     for i = 1:n
-      s = [s, pad_left(rows(i), roww), ...
-           sprintf("%s", pad_right(cells(i,first:last), colw(first:last)){:}), "\n"];
+      s = [s, pad_left(rows{i}, roww), pad_right(cells(i,first:last), colw){:}, "\n"];
     endfor
-    first = last + 1;
-  endwhile
+  endfor
 endfunction
 
-## left-aligned in width w (row labels)
-function c = pad_left (c, w)
-  c = cellfun (@(x, k) [x, blanks(k)], c, num2cell (w - utf8_width (c)), "UniformOutput", false);
-  c = [c{:}];
+## string x left-aligned in width w (row labels)
+function x = pad_left (x, w)
+  x = [x, blanks(w - utf8_width ({x}))];
 endfunction
 
-## right-aligned in widths w (numbers and column labels)
+## strings of cell c right-aligned in width w (numbers and column labels)
 function c = pad_right (c, w)
-  c = cellfun (@(x, k) [blanks(k), x], c, num2cell (w - utf8_width (c)), "UniformOutput", false);
+  c = cellfun (@(x) [blanks(w - utf8_width ({x})), x], c, "UniformOutput", false);
 endfunction
