@@ -18,9 +18,11 @@
 %!endfunction
 
 %!function [status, out] = run_tree (root)
-%!  cmd = sprintf (["ATTN_TEST_TIMEOUT=5 %s --no-history --no-init-file " ...
-%!                  "--eval \"addpath ('%s'); exit (run_tests () > 0)\" 2>&1"],
-%!                 fullfile (OCTAVE_HOME (), "bin", "octave-cli"),
+%!  ## from ROOT, so that no other run_tests.m shadows the copy
+%!  cmd = sprintf (["cd '%s' && ATTN_TEST_TIMEOUT=5 %s --no-history " ...
+%!                  "--no-init-file --eval \"addpath ('%s'); " ...
+%!                  "exit (run_tests () > 0)\" 2>&1"],
+%!                 root, fullfile (OCTAVE_HOME (), "bin", "octave-cli"),
 %!                 fullfile (root, "tests"));
 %!  [status, out] = system (cmd);
 %!  confirm_recursive_rmdir (false, "local");
