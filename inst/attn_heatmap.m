@@ -76,22 +76,18 @@ function draw_page (p, decimals, several)
   axis ("ij");
   set (gca (), "xtick", 1:columns (M), "xticklabel", p.cols,
        "ytick", 1:rows (M), "yticklabel", p.rows, "fontsize", 10, "ticklength", [0 0]);
-  if (several)
-    title (p.short, "interpreter", "none");
-  else
-    title (p.title, "interpreter", "none");
-  endif
+  title (merge (several, p.short, p.title), "interpreter", "none");
   if (columns (M) <= 12 && rows (M) <= 16)
     hi = max ([shown(:); lo]);
     mid = (lo + hi) / 2;
     for i = 1:rows (M)
       for j = 1:columns (M)
-        if (isfinite (M(i,j)))
-          text (j, i, sprintf ("%.*f", decimals, M(i,j)), "horizontalalignment", "center",
-                "color", merge (shown(i,j) > mid, "white", "black"), "fontsize", 9);
-        else
+        if (M(i,j) == -Inf)
           text (j, i, "masked", "horizontalalignment", "center", "color", [0.5 0.5 0.5],
                 "fontsize", 8);
+        else
+          text (j, i, sprintf ("%.*f", decimals, M(i,j)), "horizontalalignment", "center",
+                "color", merge (shown(i,j) > mid, "white", "black"), "fontsize", 9);
         endif
       endfor
     endfor
