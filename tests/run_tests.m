@@ -162,8 +162,10 @@ function results = run_jobs (jobs, root, mode, prefix)
     setenv ("ATTN_TEST_MODE", mode);
     setenv ("ATTN_TEST_PREFIX", prefix);
     setenv ("ATTN_TEST_ROOT", root);
-    ## TERM at the timeout, KILL 10 s later if that is ignored
-    cmd = [sprintf("timeout -k 10 %s ", timeout), ...
+    ## From the root, so that no run_tests.m in the current folder shadows
+    ## this one; TERM at the timeout, KILL 10 s later if that is ignored.
+    cmd = ["cd \"$ATTN_TEST_ROOT\" && ", ...
+           sprintf("timeout -k 10 %s ", timeout), ...
            shell_quote(fullfile (OCTAVE_HOME (), "bin", "octave-cli")), ...
            " --no-history --no-init-file --no-gui --eval ", ...
            "'addpath (fullfile (getenv (\"ATTN_TEST_ROOT\"), \"tests\"));", ...
@@ -184,6 +186,9 @@ function results = run_jobs (jobs, root, mode, prefix)
         next += 1;
       endwhile
       [pid, status] = waitpid (-1);
+      if (pid <= 0)
+        error ("run_tests: lost track of the test processes");
+      endif
       k = find (running(:, 1) == pid);
       if (isempty (k))
         continue;
