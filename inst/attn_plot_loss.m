@@ -77,7 +77,7 @@ function [x, Y, names, xname] = curves (history, labels)
   if (isnumeric (history))
     if (isempty (history) || ! isreal (history) || ndims (history) > 2)
       error ("attention:type", "attn_plot_loss: HISTORY: expected a real vector or matrix, got a %s %s",
-             mat2str (size (history)), class (history));
+             shape_str (size (history)), class (history));
     endif
     Y = history;
     if (isrow (Y))
@@ -85,7 +85,7 @@ function [x, Y, names, xname] = curves (history, labels)
     endif
     if (isempty (labels))
       labels = merge (columns (Y) == 1, {"loss"},
-                       arrayfun (@(k) sprintf ("curve %d", k), 1:columns (Y), "UniformOutput", false));
+                      arrayfun (@(k) sprintf ("curve %d", k), 1:columns (Y), "UniformOutput", false));
     endif
     if (numel (labels) != columns (Y))
       error ("attention:size", "attn_plot_loss: \"labels\": expected %d names, got %d", columns (Y), numel (labels));
