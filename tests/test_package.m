@@ -1,0 +1,51 @@
+## The package's metadata agrees with its files: DESCRIPTION has what
+## pkg install needs, INDEX lists exactly the public functions, every MEX
+## gateway has a help stub and a build target, every public function has
+## Texinfo help.
+
+%!shared root, public
+%! root = fileparts (fileparts (which ("attn_sdpa")));    # src/attn_sdpa.mex
+%! names = @(files) cellfun (@(f) nthargout (2, @fileparts, f), files,
+%!                           "uniformoutput", false);
+%! public = unique ([names(glob (fullfile (root, "inst", "*.m")));
+%!                   names(glob (fullfile (root, "src", "*.m")))]);
+
+%!test
+%! ## the fields pkg install reads, and a version that make dist can name
+%! txt = fileread (fullfile (root, "DESCRIPTION"));
+%! for f = {"Name", "Version", "Date", "Author", "Maintainer", "Title", ...
+%!          "Description", "Depends", "License"}
+%!   assert (! isempty (regexp (txt, ["(?m)^" f{1} ":\\s*\\S"], "once")), f{1});
+%! endfor
+%! assert (regexp (txt, '(?m)^Name:\s*(\S+)', "tokens", "once"), {"attention"});
+%! assert (! isempty (regexp (txt, '(?m)^Version:\s*\d+\.\d+\.\d+\s*$', "once")));
+%! assert (exist (fullfile (root, "COPYING"), "file"), 2);
+
+%!test
+%! ## INDEX: every public function once, nothing else
+%! lines = strsplit (fileread (fullfile (root, "INDEX")), "\n");
+%! listed = strsplit (strtrim (strjoin (lines(strncmp (lines, " ", 1)), " ")));
+%! assert (numel (unique (listed)), numel (listed));
+%! assert (sort (listed(:)), public(:));
+
+%!test
+%! ## each gateway attn_NAME.c: a help stub beside it and a MEX target
+%! mk = fileread (fullfile (root, "src", "Makefile"));
+%! mex_names = strsplit (strtrim (regexprep (
+%!   regexp (mk, '(?m)^MEX_NAMES\s*=((?:[^\n]*\\\n)*[^\n]*)', "tokens", "once"){1},
+%!   '\\\n', " ")));
+%! gateways = glob (fullfile (root, "src", "attn_*.c"));
+%! for i = 1:numel (gateways)
+%!   [~, name] = fileparts (gateways{i});
+%!   assert (exist (fullfile (root, "src", [name ".m"]), "file"), 2, name);
+%!   assert (any (strcmp (mex_names, name)), true, name);
+%! endfor
+%! assert (numel (mex_names), numel (gateways));
+
+%!test
+%! ## Texinfo help with a usage line for every public function
+%! for i = 1:numel (public)
+%!   [text, format] = get_help_text (public{i});
+%!   assert (format, "texinfo", public{i});
+%!   assert (! isempty (strfind (text, "@deftypefn")), public{i});
+%! endfor
