@@ -13,7 +13,8 @@
 ## matched to the parameter @code{X} (the kernels' naming of input
 ## gradients), so @code{attn_backward}'s result can be checked directly.
 ## Arrays of @var{P} with no gradient in @var{G} (e.g. @code{heads}) are
-## left alone.
+## left alone; a @var{G} with no numeric array at all is an
+## @code{attention:field} error, not a pass.
 ##
 ## For each checked element, the numerical derivative is
 ## @code{(f (P + h e) - f (P - h e)) / (2 h)}.  A parameter passes when
@@ -68,9 +69,13 @@ function [ok, report, text] = attn_gradcheck (f, P, varargin)
   [L0, G] = f (P);
   if (! (isnumeric (L0) && isreal (L0) && isscalar (L0)))
     error ("attention:type", "attn_gradcheck: F must return a real scalar loss, got a %s %s",
-           mat2str (size (L0)), class (L0));
+           shape_str (size (L0)), class (L0));
   endif
   leaves = numeric_leaves (G);
+  if (isempty (leaves))
+    ## nothing checked must not read as a pass
+    error ("attention:field", "attn_gradcheck: G holds no numeric gradient, got %s", disp_arg (G));
+  endif
   report = struct ("name", {}, "shape", {}, "checked", {}, "max_abs", {}, "rel", {},
                    "worst", {}, "numerical", {}, "analytic", {}, "ok", {});
   for k = 1:numel (leaves)
@@ -189,8 +194,7 @@ function s = report_text (report, opts)
                     r.max_abs, r.rel, merge (r.ok, "ok", "FAIL"))];
     if (! r.ok)
       s = [s, sprintf("%*s  worst at (%s): numerical %.10g, analytic %.10g\n", w, "",
-                      sprintf ("%d,", r.worst)(1:end-1),
-                      r.numerical, r.analytic)];
+                      sprintf ("%d,", r.worst)(1:end-1), r.numerical, r.analytic)];
     endif
   endfor
   nbad = sum (! [report.ok]);
@@ -274,5 +278,6 @@ endfunction
 %!error id=attention:type attn_gradcheck (@(x) deal ([1 2], x), 1)
 %!error id=attention:size attn_gradcheck (@(x) deal (1, [1 2 3]), [1 2])
 %!error id=attention:field attn_gradcheck (@(P) deal (1, struct ("y", 1)), struct ("x", 1))
+%!error <no numeric gradient> attn_gradcheck (@(P) deal (1, struct ()), struct ("x", 1))
 %!error id=attention:nargin attn_gradcheck (@(x) deal (1, x), 1, "stepsize", 1e-3)
 %!error id=attention:type attn_gradcheck (@(x) deal (1, x), 1, "step", -1)
