@@ -97,10 +97,15 @@ function [msg, nf, nn] = walk (r, g, name, tol)
     else
       f = fieldnames (r);
       for k = 1:numel (r)
+        prefix = name;
+        if (numel (r) > 1)
+          prefix = sprintf ("%s(%d)", name, k);
+        endif
+        if (! isempty (prefix))
+          prefix = [prefix, "."];
+        endif
         for i = 1:numel (f)
-          sub = [name, index_str(k, numel (r), "(%d)")];
-          if (! isempty (sub)), sub = [sub, "."]; endif
-          sub = [sub, f{i}];
+          sub = [prefix, f{i}];
           if (! isfield (g, f{i}))
             msg = sprintf ("%s: missing (expected %s)", sub, describe (r(k).(f{i})));
             return;
@@ -168,13 +173,6 @@ function [msg, nn] = compare_numbers (r, g, label, tol)
       msg = sprintf ("%s (%s): element (%s) differs: expected %.12g, got %.12g (%s)",
                      label, shape_str (size (r)), sprintf ("%d,", sub{:})(1:end-1), r(k), g(k), why);
     endif
-  endif
-endfunction
-
-function s = index_str (k, n, fmt)
-  s = "";
-  if (n > 1)
-    s = sprintf (fmt, k);
   endif
 endfunction
 
