@@ -52,17 +52,17 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
   tr = attn_forward (m, source, prefix);
   fmt = {"decimals", opts.decimals, "width", opts.width};
   show = @(path, last) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last));
-  src = strjoin (tr.source_labels(:)', " ");
-  tgt = strjoin (tr.target_labels(:)', " ");
   printf ("Source: %s\nTarget prefix: %s\nWhich token comes after \"%s\"?\n",
-          src, tgt, tr.target_labels{end});
+          strjoin (tr.source_labels(:)', " "), strjoin (tr.target_labels(:)', " "),
+          tr.target_labels{end});
 
   heading ("1. Source rows: token embedding + position (e^src)");
   show ("source_rows", false);
   for l = 1:numel (tr.encoder)
+    name = sprintf ("encoder(%d)", l);
     heading (sprintf ("2. Encoder layer %d: self-attention, every source row reads every source row", l));
-    block (show, sprintf ("encoder(%d)", l), "self", "after_self", false);
-    layer_rest (show, tr.encoder(l), sprintf ("encoder(%d)", l), false);
+    block (show, name, "self", false);
+    layer_rest (show, tr.encoder(l), name, false);
   endfor
   heading ("2. The encoded source: keys and values of every cross-attention");
   show ("encoded", false);
@@ -72,9 +72,9 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
   for l = 1:numel (tr.decoder)
     name = sprintf ("decoder(%d)", l);
     heading (sprintf ("4. Decoder layer %d: masked self-attention, row i reads rows j <= i", l));
-    block (show, name, "self", "after_self", true);
+    block (show, name, "self", true);
     heading (sprintf ("5. Decoder layer %d: cross-attention, the query from the decoder, keys and values from the encoded source", l));
-    block (show, name, "cross", "after_cross", true);
+    block (show, name, "cross", true);
     layer_rest (show, tr.decoder(l), name, true);
   endfor
 
@@ -91,9 +91,9 @@ function heading (s)
   printf ("== %s\n", s);
 endfunction
 
-## The matrices of one attention block, in the order it computes them;
-## keys and values always show every row.
-function block (show, layer, kind, after, last)
+## The matrices of one attention block, in the order it computes them, and
+## the rows after its update; keys and values always show every row.
+function block (show, layer, kind, last)
   base = [layer, ".", kind, "."];
   show ([base, "Q"], last);
   show ([base, "K"], false);
@@ -102,15 +102,16 @@ function block (show, layer, kind, after, last)
   show ([base, "A"], last);
   show ([base, "message"], last);
   show ([base, "delta"], last);
-  show ([layer, ".", after], last);
+  show ([layer, ".after_", kind], last);
 endfunction
 
 ## FFN update and layer output, when the model has an FFN or LayerNorm.
 function layer_rest (show, L, name, last)
-  if (isfield (L, "ffn") && ! isempty (L.ffn))
+  ffn = ! isempty (field_or_empty (L, "ffn"));
+  if (ffn)
     show ([name, ".ffn.delta"], last);
   endif
-  if (isfield (L, "ffn") && ! isempty (L.ffn) || any (strncmp (fieldnames (L), "norm_", 5)))
+  if (ffn || any (strncmp (fieldnames (L), "norm_", 5)))
     show ([name, ".out"], last);
   endif
 endfunction
