@@ -81,7 +81,7 @@ function r = attn_demo_seed004 (png = "")
           r.encoder_passes, r.decoder_steps);
 
   printf ("== Demo 3: another source, the same decoder\n");
-  [r.text2, info2] = attn_greedy (m, "the white dog");
+  r.text2 = attn_greedy (m, "the white dog");
   printf ("the white dog -> %s\n", r.text2);
   t1 = attn_forward (m, "the black cat", ["<bos> " r.text]);
   t2 = attn_forward (m, "the white dog", ["<bos> " r.text2]);
