@@ -69,18 +69,34 @@ static attn_int keys_in_reach(attn_int n, attn_int m, int causal, attn_int r1)
     return reach < 0 ? 0 : (reach > m ? m : reach);
 }
 
-static int allowed(const attn_mask *mask, attn_int n, attn_int m,
-                   attn_int i, attn_int j)
+/* Sets scores(i, j) = -Inf for rows r0 .. r1-1 and every key j that row i
+ * may not read (keys past `reach` were not computed).  Returns
+ * ATTN_ERR_OVERFLOW if an allowed score is not finite. */
+static int mask_scores(const attn_mask *mask, attn_int n, attn_int m,
+                       attn_int r0, attn_int r1, attn_int reach,
+                       double *scores)
 {
-    if (mask == NULL)
-        return 1;
-    if (mask->causal && j > (m - n) + i)
-        return 0;
-    if (mask->keys && !mask->keys[j])
-        return 0;
-    if (mask->pairs && !mask->pairs[i + j * n])
-        return 0;
-    return 1;
+    const attn_int offset = m - n;  /* causal: row i reads j <= offset + i */
+    int status = ATTN_OK;
+    for (attn_int j = 0; j < m; j++) {
+        double *s = scores + j * n;
+        attn_int first = r0;  /* first row that may read key j */
+        if (j >= reach || (mask && mask->keys && !mask->keys[j]))
+            first = r1;
+        else if (mask && mask->causal && j - offset > r0)
+            first = j - offset < r1 ? j - offset : r1;
+        for (attn_int i = r0; i < first; i++)
+            s[i] = -INFINITY;
+        const unsigned char *pairs = mask && mask->pairs ? mask->pairs + j * n
+                                                         : NULL;
+        for (attn_int i = first; i < r1; i++) {
+            if (pairs && !pairs[i])
+                s[i] = -INFINITY;
+            else if (!isfinite(s[i]))
+                status = ATTN_ERR_OVERFLOW;
+        }
+    }
+    return status;
 }
 
 size_t attn_sdpa_forward_work(attn_int n, attn_int m)
@@ -116,19 +132,15 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
              0.0, scores + r0, n);
 
         /* Disallowed pairs get -Inf; the row maximum runs over the rest. */
+        if (mask_scores(mask, n, m, r0, r1, reach, scores) != ATTN_OK)
+            status = ATTN_ERR_OVERFLOW;
         for (attn_int i = r0; i < r1; i++)
             row_max[i] = -INFINITY;
-        for (attn_int j = 0; j < m; j++) {
-            double *s = scores + j * n;
-            for (attn_int i = r0; i < r1; i++) {
-                if (j >= reach || !allowed(mask, n, m, i, j)) {
-                    s[i] = -INFINITY;
-                } else if (!isfinite(s[i])) {
-                    status = ATTN_ERR_OVERFLOW;
-                } else if (s[i] > row_max[i]) {
+        for (attn_int j = 0; j < reach; j++) {
+            const double *s = scores + j * n;
+            for (attn_int i = r0; i < r1; i++)
+                if (s[i] > row_max[i])
                     row_max[i] = s[i];
-                }
-            }
         }
 
         /* A = exp(scores - row max), normalised per row.  A row whose
@@ -137,7 +149,8 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
          * to 1 within a few ulps. */
         for (attn_int i = r0; i < r1; i++)
             row_sum[i] = row_carry[i] = 0.0;
-        for (attn_int j = 0; j < m; j++) {
+        zero(rows, m - reach, A + r0 + reach * n, n);
+        for (attn_int j = 0; j < reach; j++) {
             const double *s = scores + j * n;
             double *a = A + j * n;
             for (attn_int i = r0; i < r1; i++) {

@@ -161,7 +161,8 @@ mxArray *gw_new_double(int ndims, const attn_int *dims)
     mwSize d[GW_MAX_DIMS];
     for (int k = 0; k < ndims; k++)
         d[k] = (mwSize) dims[k];
-    return mxCreateNumericArray((mwSize) ndims, d, mxDOUBLE_CLASS, mxREAL);
+    return mxCreateUninitNumericArray((mwSize) ndims, d, mxDOUBLE_CLASS,
+                                      mxREAL);
 }
 
 const mxArray *gw_field(const mxArray *s, const char *sname,
@@ -204,6 +205,9 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
     want.dim[1] = op->dv;
     gw_expect("V", &dv, &want,
               "m x dv x P..., m the rows of K and P... the pages of Q");
+    if (op->dk == 0)
+        mexErrMsgIdAndTxt("attention:size", "Q and K must have at least one "
+                          "column (dk >= 1: scores are scaled by 1/sqrt(dk))");
     gw_fits_blas("n", op->n);
     gw_fits_blas("m", op->m);
     gw_fits_blas("dk", op->dk);
@@ -256,6 +260,10 @@ void gw_block(const mxArray *B, attn_int d, attn_int d_src,
     expect_2d("B.W_O", &dout, hv, d,
               "h*dv x d, h*dv the columns of B.W_V and d the width of the "
               "query rows");
+    if (hk == 0)
+        mexErrMsgIdAndTxt("attention:size", "B.W_Q and B.W_K must have at "
+                          "least one column per head (dk >= 1: scores are "
+                          "scaled by 1/sqrt(dk))");
     if (hk % s->heads != 0 || hv % s->heads != 0)
         mexErrMsgIdAndTxt("attention:heads",
                           "B.heads = %ld must divide the %ld columns of "

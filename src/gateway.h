@@ -45,7 +45,7 @@ attn_int gw_pages(const gw_dims *dims, int from);
 void gw_fits_blas(const char *name, attn_int value);
 void gw_fits_memory(double total_doubles);
 
-/* An uninitialised double array with dims, or a logical copy. */
+/* An uninitialised double array with dims: the core writes every entry. */
 mxArray *gw_new_double(int ndims, const attn_int *dims);
 
 /* The block struct: checks fields, classes, finiteness and every width

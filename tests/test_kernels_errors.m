@@ -162,6 +162,18 @@
 %! check_error (@() attn_backward (rand (4, 2), T, B), "attention:size", "dY", "4x2");
 %! check_error (@() attn_backward (dY, rmfield (T, "A"), B), "attention:field", "T", "A");
 
+## a zero key width leaves 1/sqrt(dk) undefined
+%!error <at least one column> attn_sdpa (ones (2, 0), ones (3, 0), ones (3, 2))
+%!error id=attention:size attn_self (rand (4, 3), struct ("W_Q", zeros (3, 0), "W_K", zeros (3, 0), "W_V", rand (3, 2), "W_O", rand (2, 3), "heads", 1))
+
+%!test
+%! ## no query rows, or no keys (every row fully masked: weights 0, message 0)
+%! [M, A] = attn_sdpa (zeros (0, 2), rand (3, 2), rand (3, 5));
+%! assert (size (M), [0 5]);
+%! [M, A] = attn_sdpa (rand (2, 2), zeros (0, 2), zeros (0, 5));
+%! assert (M, zeros (2, 5));
+%! assert (size (A), [2 0]);
+
 %!test
 %! ## empty sizes never crash: either a result or attention:size
 %! cases = {@() attn_sdpa (zeros (0, 2), K, V), @() attn_sdpa (Q, zeros (0, 2), zeros (0, 5)),
