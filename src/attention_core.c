@@ -50,6 +50,16 @@ static void gemm(char ta, char tb, attn_int rows, attn_int cols,
     dgemm_(&ta, &tb, &m, &n, &k, &alpha, A, &ia, B, &ib, &beta, C, &ic);
 }
 
+/* 1 when every entry of the rows x cols matrix x (ld ldx) is finite. */
+static int finite(attn_int rows, attn_int cols, const double *x, attn_int ldx)
+{
+    for (attn_int j = 0; j < cols; j++)
+        for (attn_int i = 0; i < rows; i++)
+            if (!isfinite(x[i + j * ldx]))
+                return 0;
+    return 1;
+}
+
 /* Rows are processed in tiles so that the causal kernel can stop each tile
  * at the last key its bottom row may read, skipping the masked triangle.
  * Non-causal attention uses a single tile. */
@@ -171,6 +181,8 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
         /* M(r0:r1, :) = A(r0:r1, 0:reach) * V(0:reach, :) */
         gemm('N', 'N', rows, dv, reach, 1.0, A + r0, n, V, ldv,
              0.0, M + r0, ldm);
+        if (!finite(rows, dv, M + r0, ldm))
+            status = ATTN_ERR_OVERFLOW;
     }
     return status;
 }
@@ -181,7 +193,7 @@ size_t attn_sdpa_backward_work(attn_int n, attn_int m)
            + (size_t) (n > 0 ? n : 1);
 }
 
-void attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
+int attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
                         const double *dM, attn_int lddm,
                         const double *Q, attn_int ldq,
                         const double *K, attn_int ldk,
@@ -236,6 +248,8 @@ void attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
         gemm('T', 'N', reach, dk, rows, scale, dS + r0, n, Q + r0, ldq,
              1.0, dK, lddk);
     }
+    return finite(n, dk, dQ, lddq) && finite(m, dk, dK, lddk)
+           && finite(m, dv, dV, lddv) ? ATTN_OK : ATTN_ERR_OVERFLOW;
 }
 
 /* ---- blocks ------------------------------------------------------------ */
@@ -271,6 +285,9 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
              0.0, K, m);
         gemm('N', 'N', m, h * dv, d_src, 1.0, X_kv, m, w->W_V, d_src,
              0.0, V, m);
+        if (!finite(n, h * dk, Q, n) || !finite(m, h * dk, K, m)
+            || !finite(m, h * dv, V, m))
+            status = ATTN_ERR_OVERFLOW;
 
         for (attn_int j = 0; j < h; j++) {
             const attn_int page = b * h + j;
@@ -287,6 +304,8 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
              0.0, delta, n);
         for (attn_int i = 0; i < n * d; i++)
             out[i] = X_q[i] + delta[i];
+        if (!finite(n, d, out, n))
+            status = ATTN_ERR_OVERFLOW;
     }
     return status;
 }
@@ -301,7 +320,7 @@ size_t attn_block_backward_work(const attn_shape *s)
            + attn_sdpa_backward_work(s->n, s->m);
 }
 
-void attn_block_backward(const attn_shape *s, const attn_weights *w,
+int attn_block_backward(const attn_shape *s, const attn_weights *w,
                          const double *Xq, const double *Xkv,
                          const attn_trace *t, const double *dY,
                          attn_grads *g, double *work)
@@ -314,6 +333,7 @@ void attn_block_backward(const attn_shape *s, const attn_weights *w,
     double *dV = dK + m * h * dk;         /* m x h*dv */
     double *sdpa_work = dV + m * h * dv;
     const int self = g->dXkv == g->dXq;
+    int status = ATTN_OK;
 
     /* The weight gradients sum over the batch. */
     zero(d, h * dk, g->W_Q, d);
@@ -341,12 +361,13 @@ void attn_block_backward(const attn_shape *s, const attn_weights *w,
         /* message(:, head j) = sdpa(Q_j, K_j, V_j) */
         for (attn_int j = 0; j < h; j++) {
             const attn_int page = b * h + j;
-            attn_sdpa_backward(n, m, dk, dv, dmessage + j * dv * n, n,
-                               Q + j * dk * n, n, K + j * dk * m, m,
-                               V + j * dv * m, m, t->A + page * n * m,
-                               s->causal, dQ + j * dk * n, n,
-                               dK + j * dk * m, m, dV + j * dv * m, m,
-                               sdpa_work);
+            if (attn_sdpa_backward(n, m, dk, dv, dmessage + j * dv * n, n,
+                                   Q + j * dk * n, n, K + j * dk * m, m,
+                                   V + j * dv * m, m, t->A + page * n * m,
+                                   s->causal, dQ + j * dk * n, n,
+                                   dK + j * dk * m, m, dV + j * dv * m, m,
+                                   sdpa_work) != ATTN_OK)
+                status = ATTN_ERR_OVERFLOW;
         }
 
         /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V */
@@ -363,5 +384,12 @@ void attn_block_backward(const attn_shape *s, const attn_weights *w,
              self ? 1.0 : 0.0, dX_kv, m);
         gemm('N', 'T', m, d_src, h * dv, 1.0, dV, m, w->W_V, d_src,
              1.0, dX_kv, m);
+        if (!finite(n, d, dX_q, n) || !finite(m, d_src, dX_kv, m))
+            status = ATTN_ERR_OVERFLOW;
     }
+    if (!finite(d, h * dk, g->W_Q, d) || !finite(d_src, h * dk, g->W_K, d_src)
+        || !finite(d_src, h * dv, g->W_V, d_src)
+        || !finite(h * dv, d, g->W_O, h * dv))
+        status = ATTN_ERR_OVERFLOW;
+    return status;
 }

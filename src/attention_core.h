@@ -16,7 +16,7 @@ typedef ptrdiff_t attn_int;
 
 enum attn_status {
     ATTN_OK = 0,
-    ATTN_ERR_OVERFLOW = 1   /* a score is not finite although Q, K are */
+    ATTN_ERR_OVERFLOW = 1   /* a result is not finite although the inputs are */
 };
 
 /* Which (query i, key j) pairs may attend; every part is optional and the
@@ -39,7 +39,8 @@ size_t attn_sdpa_forward_work(attn_int n, attn_int m);
  *   V       m x dv  (ld ldv)
  *   scores  n x m   (ld n)            A  n x m   (ld n)
  *   M       n x dv  (ld ldm)          work  attn_sdpa_forward_work(n, m)
- * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when an allowed score is NaN/Inf. */
+ * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when an allowed score or M is not
+ * finite (the double range overflowed). */
 int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
                       const double *Q, attn_int ldq,
                       const double *K, attn_int ldk,
@@ -56,8 +57,9 @@ size_t attn_sdpa_backward_work(attn_int n, attn_int m);
  * kernel skip the zero upper triangle of A; the result does not depend on it.
  *   dM  n x dv (ld lddm)   A  n x m (ld n)
  *   dQ  n x dk (ld lddq)   dK  m x dk (ld lddk)   dV  m x dv (ld lddv)
- * dQ, dK, dV are overwritten. */
-void attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
+ * dQ, dK, dV are overwritten.  Returns ATTN_OK, or ATTN_ERR_OVERFLOW when
+ * a gradient is not finite. */
+int attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
                         const double *dM, attn_int lddm,
                         const double *Q, attn_int ldq,
                         const double *K, attn_int ldk,
@@ -108,7 +110,9 @@ typedef struct {
 size_t attn_block_forward_work(const attn_shape *s);
 
 /* Xq n x d x batch (queries), Xkv m x d_src x batch (keys, values; Xq for
- * self-attention), key_allow m x batch or NULL.  Fills every field of t. */
+ * self-attention), key_allow m x batch or NULL.  Fills every field of t.
+ * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when Q, K, V, a score, the message
+ * or the output is not finite. */
 int attn_block_forward(const attn_shape *s, const attn_weights *w,
                        const double *Xq, const double *Xkv,
                        const unsigned char *key_allow,
@@ -117,8 +121,9 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
 size_t attn_block_backward_work(const attn_shape *s);
 
 /* dY n x d x batch = dL/d(out).  Reads the trace of the forward pass.
- * When g->dXkv == g->dXq the two input gradients are summed (self). */
-void attn_block_backward(const attn_shape *s, const attn_weights *w,
+ * When g->dXkv == g->dXq the two input gradients are summed (self).
+ * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when a gradient is not finite. */
+int attn_block_backward(const attn_shape *s, const attn_weights *w,
                          const double *Xq, const double *Xkv,
                          const attn_trace *t, const double *dY,
                          attn_grads *g, double *work);

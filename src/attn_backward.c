@@ -91,8 +91,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                      mxGetDoubles(dX_q), mxGetDoubles(dX_kv) };
 
     double *work = mxMalloc(attn_block_backward_work(&s) * sizeof(double));
-    attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, work);
+    const int status = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, work);
     mxFree(work);
+    gw_status(status);
 
     static const char *self_fields[] = { "W_Q", "W_K", "W_V", "W_O", "dX" };
     static const char *cross_fields[] = { "W_Q", "W_K", "W_V", "W_O", "dD",

@@ -57,10 +57,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             status = ATTN_ERR_OVERFLOW;
     }
     mxFree(work);
-    if (status == ATTN_ERR_OVERFLOW)
-        mexErrMsgIdAndTxt("attention:overflow",
-                          "a score Q*K'/sqrt(dk) overflowed the double "
-                          "range; scale the inputs down");
+    gw_status(status);
 
     plhs[0] = M;
     if (nlhs > 1)

@@ -49,7 +49,8 @@
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
 ## (argument counts); @code{attention:type} (not a real full double array,
-## or @var{allow} not logical); @code{attention:size} (shapes that disagree);
+## or @var{allow} not logical); @code{attention:size} (shapes that disagree,
+## or dk = 0);
 ## @code{attention:mask} (@var{allow} of the wrong size, or a string other
 ## than @qcode{"causal"}); @code{attention:nonfinite} (NaN or Inf in
 ## @var{Q}, @var{K} or @var{V}); @code{attention:overflow} (a score beyond

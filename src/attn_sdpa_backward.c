@@ -27,14 +27,18 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mxArray *dK = gw_new_double(nd, k_dims.dim);
     mxArray *dV = gw_new_double(nd, v_dims.dim);
     double *work = mxMalloc(attn_sdpa_backward_work(n, m) * sizeof(double));
+    int status = ATTN_OK;
     for (attn_int p = 0; p < op.pages; p++)
-        attn_sdpa_backward(n, m, dk, dv, dM + p * n * dv, n,
+        if (attn_sdpa_backward(n, m, dk, dv, dM + p * n * dv, n,
                            op.Q + p * n * dk, n, op.K + p * m * dk, m,
                            op.V + p * m * dv, m, A + p * n * m, 0,
                            mxGetDoubles(dQ) + p * n * dk, n,
                            mxGetDoubles(dK) + p * m * dk, m,
-                           mxGetDoubles(dV) + p * m * dv, m, work);
+                           mxGetDoubles(dV) + p * m * dv, m, work)
+            != ATTN_OK)
+            status = ATTN_ERR_OVERFLOW;
     mxFree(work);
+    gw_status(status);
 
     plhs[0] = dQ;
     if (nlhs > 1)

@@ -156,6 +156,14 @@ void gw_fits_memory(double total_doubles)
                           machine / 1073741824.0);
 }
 
+void gw_status(int status)
+{
+    if (status != ATTN_OK)
+        mexErrMsgIdAndTxt("attention:overflow",
+                          "a result overflowed the double range (Inf or NaN "
+                          "from finite inputs); scale the inputs down");
+}
+
 mxArray *gw_new_double(int ndims, const attn_int *dims)
 {
     mwSize d[GW_MAX_DIMS];
@@ -374,10 +382,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
                                           work);
     mxFree(work);
-    if (status == ATTN_ERR_OVERFLOW)
-        mexErrMsgIdAndTxt("attention:overflow",
-                          "a score Q*K'/sqrt(dk) overflowed the double "
-                          "range; scale the inputs down");
+    gw_status(status);
 
     plhs[0] = Y;
     if (!want_trace) {

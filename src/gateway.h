@@ -45,6 +45,9 @@ attn_int gw_pages(const gw_dims *dims, int from);
 void gw_fits_blas(const char *name, attn_int value);
 void gw_fits_memory(double total_doubles);
 
+/* Raise attention:overflow unless status is ATTN_OK. */
+void gw_status(int status);
+
 /* An uninitialised double array with dims: the core writes every entry. */
 mxArray *gw_new_double(int ndims, const attn_int *dims);
 
