@@ -73,8 +73,8 @@
 ## not a real full double array, @var{B} not a struct, @var{key_allow} not
 ## logical); @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (@var{E} with another batch size than @var{D}, a
-## weight whose shape disagrees, or a width that is zero); @code{attention:heads} (@code{heads}
-## not a positive integer or not dividing h·dk and h·dv);
+## weight whose shape disagrees, or @w{dk = 0}); @code{attention:heads}
+## (@code{heads} not a positive integer or not dividing h·dk and h·dv);
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
 ## @code{attention:overflow} (a score beyond the double range);

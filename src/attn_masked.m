@@ -70,9 +70,9 @@
 ## (argument counts); @code{attention:type} (@var{X} or a weight not a real
 ## full double array, @var{B} not a struct, @var{key_allow} not logical);
 ## @code{attention:field} (a field of @var{B} missing);
-## @code{attention:size} (a weight whose shape disagrees with @var{X} or
-## the other weights, or a width that is zero); @code{attention:heads} (@code{heads} not a positive
-## integer or not dividing h·dk and h·dv); @code{attention:mask}
+## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
+## other weights, or @w{dk = 0}); @code{attention:heads} (@code{heads} not a
+## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score beyond the
 ## double range); @code{attention:toolarge} (sizes beyond what BLAS
