@@ -37,6 +37,9 @@ DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
 .PHONY: all setup check demo bench dist clean train-demo
 
 all:
+	@command -v mkoctfile >/dev/null 2>&1 || { echo "mkoctfile not found:" \
+	  "run 'make setup' (Debian) or install Octave's development files" >&2; \
+	  exit 1; }
 	$(MAKE) -C src
 
 # Installs the Debian packages when Octave's mkoctfile is missing, or when
