@@ -45,13 +45,14 @@
 ## residual @code{dY}.
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
-## (argument counts); @code{attention:type} (@var{dY} not a real full
-## double array, @var{T} or @var{B} not a struct); @code{attention:field}
-## (a field of @var{T} or @var{B} missing, or @code{T.kind} not
-## @qcode{"self"}, @qcode{"masked"} or @qcode{"cross"});
-## @code{attention:size} (@var{dY}, a trace field or a weight whose shape
-## disagrees with the forward pass); @code{attention:heads};
-## @code{attention:nonfinite}; @code{attention:toolarge}.
+## (argument counts); @code{attention:type} (@var{dY} not a real full double
+## array, @var{T} or @var{B} not a struct); @code{attention:field} (a field
+## of @var{T} or @var{B} missing, or @code{T.kind} not @qcode{"self"},
+## @qcode{"masked"} or @qcode{"cross"}); @code{attention:size} (@var{dY}, a
+## trace field or a weight whose shape disagrees with the forward pass);
+## @code{attention:heads}; @code{attention:nonfinite};
+## @code{attention:overflow} (a gradient beyond the double range);
+## @code{attention:toolarge}.
 ##
 ## The gradient of L = sum (Y(:)) for a masked block, checked against
 ## central differences for @code{W_Q}:

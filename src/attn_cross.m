@@ -77,9 +77,9 @@
 ## (@code{heads} not a positive integer or not dividing h·dk and h·dv);
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
-## @code{attention:overflow} (a score beyond the double range);
-## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
-## memory than the machine has).
+## @code{attention:overflow} (a score or a result beyond the double range:
+## Inf or NaN from finite inputs); @code{attention:toolarge} (sizes beyond
+## what BLAS addresses, or more memory than the machine has).
 ##
 ## Seed 004: translating "the black cat", the decoder has written "le" and
 ## asks for a noun (and a bit of the adjective).  The source's keys are its

@@ -74,9 +74,10 @@
 ## other weights, or @w{dk = 0}); @code{attention:heads} (@code{heads} not a
 ## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
-## @var{X} or a weight); @code{attention:overflow} (a score beyond the
-## double range); @code{attention:toolarge} (sizes beyond what BLAS
-## addresses, or more memory than the machine has).
+## @var{X} or a weight); @code{attention:overflow} (a score or a result
+## beyond the double range: Inf or NaN from finite inputs);
+## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
+## memory than the machine has).
 ##
 ## The first token can only read itself; the last reads all three:
 ##

@@ -50,11 +50,12 @@
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
 ## (argument counts); @code{attention:type} (not a real full double array,
 ## or @var{allow} not logical); @code{attention:size} (shapes that disagree,
-## or @w{dk = 0}); @code{attention:mask} (@var{allow} of the wrong size, or a
-## string other than @qcode{"causal"}); @code{attention:nonfinite} (NaN or
+## or @w{dk = 0}); @code{attention:mask} (@var{allow} of the wrong size, or
+## a string other than @qcode{"causal"}); @code{attention:nonfinite} (NaN or
 ## Inf in @var{Q}, @var{K} or @var{V}); @code{attention:overflow} (a score
-## beyond the double range); @code{attention:toolarge} (a dimension beyond
-## what BLAS addresses, or more memory than the machine has).
+## or a result beyond the double range: Inf or NaN from finite inputs);
+## @code{attention:toolarge} (a dimension beyond what BLAS addresses, or
+## more memory than the machine has).
 ##
 ## Seed 004's cross-attention step: the decoder's query asks for "a noun,
 ## and a bit of the adjective"; the keys are the roles det, adj, noun, end

@@ -30,7 +30,8 @@
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout},
 ## @code{attention:type} (not a real full double array),
 ## @code{attention:size} (shapes that disagree, or @w{dk = 0}),
-## @code{attention:nonfinite} (NaN or Inf), @code{attention:toolarge}.
+## @code{attention:nonfinite} (NaN or Inf), @code{attention:overflow} (a
+## gradient beyond the double range), @code{attention:toolarge}.
 ##
 ## Seed 004's query again, with L the weight on "black" (V = I makes the
 ## message equal to the weights); the gradient agrees with central

@@ -71,9 +71,10 @@
 ## other weights, or @w{dk = 0}); @code{attention:heads} (@code{heads} not a
 ## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
-## @var{X} or a weight); @code{attention:overflow} (a score beyond the
-## double range); @code{attention:toolarge} (sizes beyond what BLAS
-## addresses, or more memory than the machine has).
+## @var{X} or a weight); @code{attention:overflow} (a score or a result
+## beyond the double range: Inf or NaN from finite inputs);
+## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
+## memory than the machine has).
 ##
 ## Three tokens of width 2 with identity weights: each token attends most
 ## to itself and to the token it shares a direction with.
