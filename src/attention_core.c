@@ -51,7 +51,8 @@ static void gemm(char ta, char tb, attn_int rows, attn_int cols,
 }
 
 /* 1 when every entry of the rows x cols matrix x (ld ldx) is finite. */
-static int finite(attn_int rows, attn_int cols, const double *x, attn_int ldx)
+static int all_finite(attn_int rows, attn_int cols, const double *x,
+                      attn_int ldx)
 {
     for (attn_int j = 0; j < cols; j++)
         for (attn_int i = 0; i < rows; i++)
@@ -181,7 +182,7 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
         /* M(r0:r1, :) = A(r0:r1, 0:reach) * V(0:reach, :) */
         gemm('N', 'N', rows, dv, reach, 1.0, A + r0, n, V, ldv,
              0.0, M + r0, ldm);
-        if (!finite(rows, dv, M + r0, ldm))
+        if (!all_finite(rows, dv, M + r0, ldm))
             status = ATTN_ERR_OVERFLOW;
     }
     return status;
@@ -248,8 +249,8 @@ int attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
         gemm('T', 'N', reach, dk, rows, scale, dS + r0, n, Q + r0, ldq,
              1.0, dK, lddk);
     }
-    return finite(n, dk, dQ, lddq) && finite(m, dk, dK, lddk)
-           && finite(m, dv, dV, lddv) ? ATTN_OK : ATTN_ERR_OVERFLOW;
+    return all_finite(n, dk, dQ, lddq) && all_finite(m, dk, dK, lddk)
+           && all_finite(m, dv, dV, lddv) ? ATTN_OK : ATTN_ERR_OVERFLOW;
 }
 
 /* ---- blocks ------------------------------------------------------------ */
@@ -285,8 +286,8 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
              0.0, K, m);
         gemm('N', 'N', m, h * dv, d_src, 1.0, X_kv, m, w->W_V, d_src,
              0.0, V, m);
-        if (!finite(n, h * dk, Q, n) || !finite(m, h * dk, K, m)
-            || !finite(m, h * dv, V, m))
+        if (!all_finite(n, h * dk, Q, n) || !all_finite(m, h * dk, K, m)
+            || !all_finite(m, h * dv, V, m))
             status = ATTN_ERR_OVERFLOW;
 
         for (attn_int j = 0; j < h; j++) {
@@ -304,7 +305,7 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
              0.0, delta, n);
         for (attn_int i = 0; i < n * d; i++)
             out[i] = X_q[i] + delta[i];
-        if (!finite(n, d, out, n))
+        if (!all_finite(n, d, out, n))
             status = ATTN_ERR_OVERFLOW;
     }
     return status;
@@ -384,12 +385,12 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
              self ? 1.0 : 0.0, dX_kv, m);
         gemm('N', 'T', m, d_src, h * dv, 1.0, dV, m, w->W_V, d_src,
              1.0, dX_kv, m);
-        if (!finite(n, d, dX_q, n) || !finite(m, d_src, dX_kv, m))
+        if (!all_finite(n, d, dX_q, n) || !all_finite(m, d_src, dX_kv, m))
             status = ATTN_ERR_OVERFLOW;
     }
-    if (!finite(d, h * dk, g->W_Q, d) || !finite(d_src, h * dk, g->W_K, d_src)
-        || !finite(d_src, h * dv, g->W_V, d_src)
-        || !finite(h * dv, d, g->W_O, h * dv))
+    if (!all_finite(d, h * dk, g->W_Q, d) || !all_finite(d_src, h * dk, g->W_K, d_src)
+        || !all_finite(d_src, h * dv, g->W_V, d_src)
+        || !all_finite(h * dv, d, g->W_O, h * dv))
         status = ATTN_ERR_OVERFLOW;
     return status;
 }
