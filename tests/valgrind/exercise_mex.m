@@ -1,0 +1,92 @@
+## Run by tests/valgrind/memcheck.sh inside `valgrind octave-cli`: every MEX
+## gateway with every number of outputs, every kind of mask, batches,
+## pages, n != m, several head counts, zero sizes, range arguments and a
+## causal sequence longer than the kernel's row tile; the gradients of each
+## trace; tests/test_edge_cases.m; then the fuzz harness over the error
+## paths.  Prints "N passed, N failed" (a check is a call that returned
+## finite results, a test that passed, or a fuzz case with no failure) and
+## exits non-zero on a failure; valgrind itself judges memory.
+
+root = getenv ("ATTN_ROOT");
+addpath (fullfile (root, "src"), fullfile (root, "inst"),
+         fullfile (root, "tests", "fuzz"));
+addpath (genpath (fullfile (root, "tests", "reference")));
+ncases = str2double (getenv ("ATTN_MEMCHECK_FUZZ"));
+if (isnan (ncases))
+  ncases = 200;
+endif
+rand ("twister", 5);
+finite = @(varargin) all (cellfun (@(x) all (isfinite (x(:))), varargin));
+npass = 0;
+nfail = 0;
+
+## attn_sdpa / attn_sdpa_backward: n m dk dv pages
+for c = {[3 4 2 5], [1 1 1 1], [4 1 3 2], [130 130 4 3], [5 3 2 2 2 3], ...
+         [0 3 2 2], [3 0 2 2]}
+  s = c{1};
+  [n, m, dk, dv] = deal (s(1), s(2), s(3), s(4));
+  p = s(5:end);
+  Q = rand ([n dk p]);  K = rand ([m dk p]);  V = rand ([m dv p]);
+  for allow = {{}, {rand(n, m) > 0.3}, {rand([n m p]) > 0.3}, {"causal"}}
+    M = attn_sdpa (Q, K, V, allow{1}{:});
+    [M, A] = attn_sdpa (Q, K, V, allow{1}{:});
+    [M, A, S] = attn_sdpa (Q, K, V, allow{1}{:});
+    dM = rand (size (M));
+    dQ = attn_sdpa_backward (dM, Q, K, V, A);
+    [dQ, dK, dV] = attn_sdpa_backward (dM, Q, K, V, A);
+    ok = finite (M, A, dQ, dK, dV);
+    npass += ok;
+    nfail += ! ok;
+  endfor
+endfor
+## ranges as arguments
+[M, A] = attn_sdpa ((1:3)', (1:4)', (1:4)');
+[dQ, dK, dV] = attn_sdpa_backward ((1:3)', (1:3)', (1:4)', (1:4)', A);
+npass += finite (M, dQ, dK, dV);
+
+## blocks: n m d d_src heads batch
+for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
+         [0 2 3 3 1 2], [2 0 3 3 1 1]}
+  s = num2cell (c{1});
+  [n, m, d, d_src, h, Bt] = s{:};
+  B = struct ("W_Q", rand (d, 2*h), "W_K", rand (d, 2*h), "W_V", rand (d, h),
+              "W_O", rand (h, d), "heads", h);
+  Bc = B;
+  Bc.W_K = rand (d_src, 2*h);
+  Bc.W_V = rand (d_src, h);
+  X = rand (n, d, Bt);  E = rand (m, d_src, Bt);
+  for mask = {{}, {[]}, {rand(n, Bt) > 0.3}}
+    for f = {"attn_self", "attn_masked"}
+      Y = feval (f{1}, X, B, mask{1}{:});
+      [Y, T] = feval (f{1}, X, B, mask{1}{:});
+      G = attn_backward (rand (size (Y)), T, B);
+      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O);
+      npass += ok;
+      nfail += ! ok;
+    endfor
+  endfor
+  for mask = {{}, {rand(m, Bt) > 0.3}}
+    Y = attn_cross (X, E, Bc, mask{1}{:});
+    [Y, T] = attn_cross (X, E, Bc, mask{1}{:});
+    G = attn_backward (rand (size (Y)), T, Bc);
+    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O);
+    npass += ok;
+    nfail += ! ok;
+  endfor
+endfor
+printf ("%d of %d kernel calls finite\n", npass, npass + nfail);
+
+[n, nmax] = test (fullfile (root, "tests", "test_edge_cases.m"), "quiet",
+                  stdout);
+printf ("%d of %d tests in tests/test_edge_cases.m\n", n, nmax);
+npass += n;
+nfail += nmax - n;
+
+r = fuzz_gateways (ncases, 3);
+printf ("%d of %d fuzz cases (%d normal returns)\n", r.ncases - r.nfail,
+        r.ncases, sum (r.counts(strcmp (r.ids, "ok"))));
+npass += r.ncases - r.nfail;
+nfail += r.nfail;
+
+printf ("%d passed, %d failed\n", npass, nfail);
+exit (nfail > 0);
