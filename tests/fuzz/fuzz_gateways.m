@@ -6,6 +6,7 @@
 ## @deftypefnx {} {@var{report} =} fuzz_gateways (@var{ncases}, @var{seed})
 ## @deftypefnx {} {@var{report} =} fuzz_gateways (@var{ncases}, @var{seed}, @var{first})
 ## @deftypefnx {} {@var{report} =} fuzz_gateways (@dots{}, "verbose")
+## @deftypefnx {} {@var{report} =} fuzz_gateways (@dots{}, "print")
 ## Call every MEX gateway of the package with generated bad input.
 ##
 ## Case @var{i} (@var{first} @dots{} @var{first}+@var{ncases}-1, @var{first}
@@ -36,8 +37,9 @@
 ## distinct outcome and how often it occurred), @code{nfail}, and
 ## @code{failures}, a
 ## struct array with the case number, gateway, mutations, arguments and
-## message of every failure.  Without an output argument the report is
-## printed.
+## message of every failure.  The report is printed when there is no output
+## argument or with @qcode{"print"}; @qcode{"verbose"} also prints every
+## case before it runs.
 ##
 ## @example
 ## r = fuzz_gateways (200);
@@ -47,10 +49,10 @@
 ## @end deftypefn
 
 function report = fuzz_gateways (ncases, varargin)
-  verbose = numel (varargin) > 0 && strcmp (varargin{end}, "verbose");
-  if (verbose)
-    varargin(end) = [];
-  endif
+  flags = cellfun (@ischar, varargin);
+  verbose = any (strcmp (varargin(flags), "verbose"));
+  show = any (strcmp (varargin(flags), "print")) || nargout == 0;
+  varargin(flags) = [];
   seed = 1;
   first = 1;
   if (numel (varargin) >= 1)
@@ -105,10 +107,11 @@ function report = fuzz_gateways (ncases, varargin)
   r.counts = accumarray (j(:), 1);
   r.nfail = numel (failures);
   r.failures = failures;
+  if (show)
+    print_report (r);
+  endif
   if (nargout > 0)
     report = r;
-  else
-    print_report (r);
   endif
 endfunction
 

@@ -1,0 +1,36 @@
+## -*- texinfo -*-
+## @deftypefn {} {@var{nfail} =} run_fuzz (@var{ncases}, @var{seeds})
+## Run @code{fuzz_gateways} for @var{ncases} cases with each seed in
+## @var{seeds}, print each report and the totals by outcome, and return the
+## number of failures (@code{make fuzz}, @code{make soak}).
+##
+## @example
+## nfail = run_fuzz (1000, 1:2);
+## @end example
+## @end deftypefn
+
+function nfail = run_fuzz (ncases, seeds)
+  ids = {};
+  counts = [];
+  nfail = 0;
+  for seed = seeds
+    printf ("== fuzz_gateways (%d, %d)\n", ncases, seed);
+    r = fuzz_gateways (ncases, seed, "print");
+    fflush (stdout);
+    for k = 1:numel (r.ids)
+      i = find (strcmp (ids, r.ids{k}));
+      if (isempty (i))
+        ids{end+1} = r.ids{k};
+        counts(end+1) = 0;
+        i = numel (ids);
+      endif
+      counts(i) += r.counts(k);
+    endfor
+    nfail += r.nfail;
+  endfor
+  [ids, order] = sort (ids);
+  printf ("== %d cases in all (seeds %s)\n", ncases * numel (seeds),
+          mat2str (seeds));
+  printf ("  %-24s %9d\n", [ids; num2cell(counts(order))]{:});
+  printf ("%d failures\n", nfail);
+endfunction
