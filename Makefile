@@ -9,6 +9,12 @@
 #   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
 #   make dist     attention-VERSION.tar.gz for pkg install
 #   make clean    remove build products
+#   make sanitize C core unit tests built with ASan and UBSan
+#   make memcheck C core unit tests and the MEX functions under valgrind
+#   make fuzz     FUZZ_CASES cases of bad input to every MEX function
+#   make soak     the same, SOAK_SEEDS times 10000 cases
+#   make leakcheck  LEAK_CALLS kernel calls, VmRSS before and after
+#   make longseq  n = m = 4096, h = 8 through the kernels, peak memory
 
 PACKAGE := attention
 VERSION := $(shell sed -n 's/^Version:[[:space:]]*//p' DESCRIPTION)
@@ -35,6 +41,7 @@ DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
     2>/dev/null || find $(DIST_TREES) -type f)))
 
 .PHONY: all setup check demo bench dist clean train-demo
+.PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
 	@command -v mkoctfile >/dev/null 2>&1 || { echo "mkoctfile not found:" \
@@ -92,6 +99,33 @@ bench: all
 	    || status=1; \
 	done; \
 	exit $$status
+
+# Hardening.  Fuzzing runs with an 8 GB address-space limit so that a case
+# that allocated far too much fails instead of swapping.
+FUZZ_CASES ?= 20000
+SOAK_SEEDS ?= 30
+LEAK_CALLS ?= 1000000
+LEAK_LIMIT_MIB ?= 2
+STRESS_PATH = $(INPLACE_PATH) addpath ("$(CURDIR)/tests/fuzz", "$(CURDIR)/tests/stress");
+
+sanitize:
+	$(MAKE) -C tests/core sanitize
+
+memcheck: all
+	$(MAKE) -C tests/core memcheck
+	tests/valgrind/memcheck.sh
+
+fuzz: all
+	ulimit -v 8000000; $(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (run_fuzz ($(FUZZ_CASES), 1) > 0)'
+
+soak: all
+	ulimit -v 8000000; $(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (run_fuzz (10000, 100 + (1:$(SOAK_SEEDS))) > 0)'
+
+leakcheck: all
+	$(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (leakcheck ($(LEAK_CALLS)) > $(LEAK_LIMIT_MIB))'
+
+longseq: all
+	$(RUN_OCTAVE) --eval '$(STRESS_PATH) longseq ();'
 
 dist:
 	rm -rf $(DISTNAME) $(TARBALL)
