@@ -542,8 +542,11 @@ static void test_sdpa(attn_int n, attn_int m, attn_int dk, attn_int dv,
             dK[k] = k % lddk < m ? NAN : PAD;
         for (attn_int k = 0; k < lddv * dv; k++)
             dV[k] = k % lddv < m ? NAN : PAD;
-        attn_sdpa_backward(n, m, dk, dv, dM, lddm, Q, ldq, K, ldk, V, ldv, A,
-                           flag, dQ, lddq, dK, lddk, dV, lddv, bwork);
+        int bst = attn_sdpa_backward(n, m, dk, dv, dM, lddm, Q, ldq, K, ldk,
+                                     V, ldv, A, flag, dQ, lddq, dK, lddk, dV,
+                                     lddv, bwork);
+        check(bst == ATTN_OK, "%s causal-flag=%d: backward status %d", tag,
+              flag, bst);
         snprintf(btag, sizeof btag, "%s causal-flag=%d", tag, flag);
         check_close(n, dk, dQ, lddq, rdQ, n, btag, "dQ");
         check_close(m, dk, dK, lddk, rdK, m, btag, "dK");
@@ -618,10 +621,10 @@ static void test_sdpa_extremes(void)
     double dM[8] = { 1, -2, 3, 0.5, 2, 1, -1, 4 }, dQ[4], dK[3], dV[6];
     double bwork[32];
     check(attn_sdpa_backward_work(4, 3) <= 32, "backward workspace size");
-    attn_sdpa_backward(4, 3, 1, 2, dM, 4, Q, 4, K, 3, V, 3, A, 0, dQ, 4, dK,
-                       3, dV, 3, bwork);
-    check(all_finite(4, dQ) && all_finite(3, dK) && all_finite(6, dV),
-          "+-1e300 scores: backward not finite");
+    st = attn_sdpa_backward(4, 3, 1, 2, dM, 4, Q, 4, K, 3, V, 3, A, 0, dQ, 4,
+                            dK, 3, dV, 3, bwork);
+    check(st == ATTN_OK && all_finite(4, dQ) && all_finite(3, dK)
+          && all_finite(6, dV), "+-1e300 scores: backward status %d", st);
 
     /* a single key: weight 1, message = that value */
     double q1[3] = { 0.3, -7, 2 }, k1[1] = { 5 }, v1[2] = { 4, -1 };
@@ -681,6 +684,23 @@ static void test_sdpa_overflow(void)
                            work);
     check(st == ATTN_OK && all_finite(4, A) && all_finite(2, M),
           "overflow in a masked pair: status %d", st);
+
+    /* no false alarm: M = A*V, equal weights on two values of 1e308 */
+    double z[2] = { 0, 0 }, vbig[2] = { 1e308, 1e308 };
+    st = attn_sdpa_forward(1, 2, 1, 1, z, 1, z, 2, vbig, 2, &none, S, A, M,
+                           1, work);
+    check(st == ATTN_OK && M[0] == 1e308, "M = 1e308: status %d, M %g", st,
+          M[0]);
+
+    /* gradients past the double range: dA = dM*V' = 1e300*1e300 */
+    double q4[2] = { 1, 2 }, k4[2] = { 1, -1 }, v4[2] = { 1e300, 1e300 };
+    double dM4[2] = { 1e300, 1e300 }, dQ4[2], dK4[2], dV4[2], bwork[16];
+    st = attn_sdpa_forward(2, 2, 1, 1, q4, 2, k4, 2, v4, 2, &none, S, A, M, 2,
+                           work);
+    check(st == ATTN_OK, "forward before gradient overflow: status %d", st);
+    st = attn_sdpa_backward(2, 2, 1, 1, dM4, 2, q4, 2, k4, 2, v4, 2, A, 0,
+                            dQ4, 2, dK4, 2, dV4, 2, bwork);
+    check(st == ATTN_ERR_OVERFLOW, "gradient overflow: status %d", st);
 }
 
 /* ---- tests: blocks ----------------------------------------------------- */
@@ -737,7 +757,8 @@ static void test_block(const block_case *bc, int check_fd)
                       dalloc(z.W_O), dalloc(z.Xq),
                       bc->self ? NULL : dalloc(z.Xkv) };
     double *bwork = dalloc(attn_block_backward_work(&s));
-    attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, bwork);
+    st = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, bwork);
+    check(st == ATTN_OK, "%s: backward status %d", tag, st);
     ref_block_backward(&s, &w, Xq, Xkv, &r, dY, &rg);
 #define CMPG(field, count) \
     check_close((attn_int) (count), 1, g.field, 1, rg.field, 1, tag, \
@@ -819,6 +840,23 @@ static void test_block_overflow(void)
     st = attn_block_forward(&s, &w, X3, X3, NULL, &t, work);
     check(st == ATTN_OK && all_finite(4, t.A) && all_finite(2, t.out),
           "block with scores 1e300: status %d", st);
+
+    /* finite scores, message*W_O = 1e300*1e300: out would be Inf */
+    double one = 1, big = 1e300, Xs[2] = { 1, 2 };
+    attn_weights wbig = { &one, &one, &big, &big };
+    st = attn_block_forward(&s, &wbig, Xs, Xs, NULL, &t, work);
+    check(st == ATTN_ERR_OVERFLOW, "block output overflow: status %d", st);
+
+    /* finite forward pass, dmessage = dY*W_O' = 1e300*1e300 */
+    attn_weights wg = { &one, &one, &one, &big };
+    st = attn_block_forward(&s, &wg, Xs, Xs, NULL, &t, work);
+    check(st == ATTN_OK, "block before gradient overflow: status %d", st);
+    double dY[2] = { 1e300, 1e300 }, gq, gk, gv, go, dX[2];
+    attn_grads g = { &gq, &gk, &gv, &go, dX, dX };
+    double *bwork = dalloc(attn_block_backward_work(&s));
+    st = attn_block_backward(&s, &wg, Xs, Xs, &t, dY, &g, bwork);
+    check(st == ATTN_ERR_OVERFLOW, "block gradient overflow: status %d", st);
+    free(bwork);
     trace_free(&t); trace_free(&t2); free(work); free(work2);
 }
 
