@@ -403,6 +403,9 @@ function [x, what] = wrong_class (x)
   if (! isnumeric (x) && ! islogical (x) && ! ischar (x))
     x = rand (2);
   endif
+  if (iscomplex (x))
+    x = real (x);
+  endif
   switch (what)
     case "char"
       x(! isfinite (x)) = 0;
