@@ -61,6 +61,13 @@ static int all_finite(attn_int rows, attn_int cols, const double *x,
     return 1;
 }
 
+/* Batch items that hold any rows.  With no query and no key rows every
+ * result of an item is empty, and an empty batch may still be 2^40 long. */
+static attn_int batch_items(const attn_shape *s)
+{
+    return s->n == 0 && s->m == 0 ? 0 : s->batch;
+}
+
 /* Rows are processed in tiles so that the causal kernel can stop each tile
  * at the last key its bottom row may read, skipping the masked triangle.
  * Non-causal attention uses a single tile. */
@@ -269,7 +276,7 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
     const attn_int dk = s->dk, dv = s->dv, h = s->heads;
     int status = ATTN_OK;
 
-    for (attn_int b = 0; b < s->batch; b++) {
+    for (attn_int b = 0; b < batch_items(s); b++) {
         const double *X_q = Xq + b * n * d;        /* n x d     */
         const double *X_kv = Xkv + b * m * d_src;  /* m x d_src */
         double *Q = t->Q + b * n * h * dk;         /* n x h*dk  */
@@ -342,7 +349,7 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
     zero(d_src, h * dv, g->W_V, d_src);
     zero(h * dv, d, g->W_O, h * dv);
 
-    for (attn_int b = 0; b < s->batch; b++) {
+    for (attn_int b = 0; b < batch_items(s); b++) {
         const double *X_q = Xq + b * n * d;
         const double *X_kv = Xkv + b * m * d_src;
         const double *Q = t->Q + b * n * h * dk;

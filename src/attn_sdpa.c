@@ -48,7 +48,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const unsigned char *pairs = mask.pairs;
     double *work = mxMalloc(attn_sdpa_forward_work(n, m) * sizeof(double));
     int status = ATTN_OK;
-    for (attn_int p = 0; p < op.pages; p++) {
+    /* Pages whose results are all empty need no visit (there may be 2^40). */
+    const attn_int pages = n * (m + op.dv) == 0 ? 0 : op.pages;
+    for (attn_int p = 0; p < pages; p++) {
         mask.pairs = pairs ? pairs + p * mask_stride : NULL;
         if (attn_sdpa_forward(n, m, op.dk, op.dv, op.Q + p * n * op.dk, n,
                               op.K + p * m * op.dk, m, op.V + p * m * op.dv,

@@ -28,7 +28,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mxArray *dV = gw_new_double(nd, v_dims.dim);
     double *work = mxMalloc(attn_sdpa_backward_work(n, m) * sizeof(double));
     int status = ATTN_OK;
-    for (attn_int p = 0; p < op.pages; p++)
+    /* Pages whose results are all empty need no visit (there may be 2^40). */
+    const attn_int pages = n + m == 0 ? 0 : op.pages;
+    for (attn_int p = 0; p < pages; p++)
         if (attn_sdpa_backward(n, m, dk, dv, dM + p * n * dv, n,
                            op.Q + p * n * dk, n, op.K + p * m * dk, m,
                            op.V + p * m * dv, m, A + p * n * m, 0,

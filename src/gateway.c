@@ -82,8 +82,10 @@ const double *gw_double(const mxArray *a, const char *name, int max_ndims,
                           "%s must be a real full double array; got %s",
                           name, describe(a, got, sizeof got));
     }
-    read_dims(a, name, max_ndims, dims);
+    /* Data before dimensions: Octave 7 leaks the dimensions it cached for
+     * an input when its data is fetched afterwards. */
     const double *p = mxGetDoubles(a);
+    read_dims(a, name, max_ndims, dims);
     const size_t numel = mxGetNumberOfElements(a);
     for (size_t i = 0; i < numel; i++)
         if (!isfinite(p[i]))
@@ -103,8 +105,9 @@ const unsigned char *gw_logical(const mxArray *a, const char *name,
                           "attend); got %s", name,
                           describe(a, got, sizeof got));
     }
+    const unsigned char *p = (const unsigned char *) mxGetLogicals(a);
     read_dims(a, name, max_ndims, dims);
-    return (const unsigned char *) mxGetLogicals(a);
+    return p;
 }
 
 void gw_expect_as(const char *id, const char *name, const gw_dims *got,
@@ -171,6 +174,26 @@ mxArray *gw_new_double(int ndims, const attn_int *dims)
         d[k] = (mwSize) dims[k];
     return mxCreateUninitNumericArray((mwSize) ndims, d, mxDOUBLE_CLASS,
                                       mxREAL);
+}
+
+mxArray *gw_copy(const mxArray *a, const gw_dims *dims)
+{
+    mwSize d[GW_MAX_DIMS];
+    for (int k = 0; k < dims->ndims; k++)
+        d[k] = (mwSize) dims->dim[k];
+    const int logical = mxIsLogical(a);
+    mxArray *copy = logical
+        ? mxCreateLogicalArray((mwSize) dims->ndims, d)
+        : mxCreateUninitNumericArray((mwSize) dims->ndims, d, mxDOUBLE_CLASS,
+                                     mxREAL);
+    const size_t bytes = mxGetNumberOfElements(a)
+                         * (logical ? sizeof(mxLogical) : sizeof(double));
+    if (bytes > 0)
+        memcpy(logical ? (void *) mxGetLogicals(copy)
+                       : (void *) mxGetDoubles(copy),
+               logical ? (const void *) mxGetLogicals(a)
+                       : (const void *) mxGetDoubles(a), bytes);
+    return copy;
 }
 
 const mxArray *gw_field(const mxArray *s, const char *sname,
@@ -400,11 +423,11 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                                       cross ? cross_fields : self_fields);
     mxSetField(T, 0, "kind", mxCreateString(kind_name(kind)));
     mxSetField(T, 0, "heads", mxCreateDoubleScalar((double) h));
-    mxSetField(T, 0, q_name, mxDuplicateArray(prhs[0]));
+    mxSetField(T, 0, q_name, gw_copy(prhs[0], &dq));
     if (cross)
-        mxSetField(T, 0, "E", mxDuplicateArray(prhs[1]));
+        mxSetField(T, 0, "E", gw_copy(prhs[1], &dkv));
     mxSetField(T, 0, "key_allow",
-               has_mask ? mxDuplicateArray(mask_arg)
+               has_mask ? gw_copy(mask_arg, &dmask)
                         : mxCreateLogicalMatrix(0, 0));
     for (int i = 0; i < PARTS; i++)
         mxSetField(T, 0, part_names[i], parts[i]);

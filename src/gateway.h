@@ -56,6 +56,10 @@ mxArray *gw_new_double(int ndims, const attn_int *dims);
 void gw_block(const mxArray *B, attn_int d, attn_int d_src,
               attn_weights *w, attn_shape *s);
 
+/* A copy of a checked double or logical input of the given dims (Octave 7
+ * leaks an input's cached dimensions under mxDuplicateArray). */
+mxArray *gw_copy(const mxArray *a, const gw_dims *dims);
+
 /* A field of a struct, or an attention:field error. */
 const mxArray *gw_field(const mxArray *s, const char *sname,
                         const char *field);

@@ -188,3 +188,18 @@
 %! [Y, T] = attn_self ([1; 2], B);
 %! assert (error_id (@() attn_backward ([1e300; 1e300], T, B)),
 %!         "attention:overflow");
+
+## ---- empty batches return at once, however long
+## (each item with no rows used to be visited: 2^40 items took days)
+%!test
+%! B = struct ("W_Q", rand (3, 4), "W_K", rand (3, 4), "W_V", rand (3, 2),
+%!             "W_O", rand (2, 3), "heads", 2);
+%! [Y, T] = attn_self (zeros (0, 3, 2^26), B);
+%! assert (size (Y), [0 3 2^26]);
+%! G = attn_backward (Y, T, B);
+%! assert (G.W_Q, zeros (3, 4));
+%! assert (G.W_O, zeros (2, 3));
+%! [M, A] = attn_sdpa (zeros (0, 1, 2^26), zeros (0, 1, 2^26), zeros (0, 1, 2^26));
+%! assert (size (M), [0 1 2^26]);
+%! [dQ, dK, dV] = attn_sdpa_backward (M, zeros (0, 1, 2^26), zeros (0, 1, 2^26), zeros (0, 1, 2^26), A);
+%! assert (size (dV), [0 1 2^26]);
