@@ -6,7 +6,10 @@
 ##   exact model: never a different model without saying so;
 ## - files that are not model files (other data, wrong tag, random bytes,
 ##   an empty file, Octave code, absurd sizes) raise attention:* errors;
-## - loading never runs code stored in the file, in either format.
+## - loading never runs code stored in the file, even with a valid checksum,
+##   however the type keyword is spelled; Octave's binary format is refused.
+## attn_save writes Octave's text format only; the checksum that ends the
+## file is recomputed here from attn_save's documented layout.
 
 %!shared m, dir
 %! m = attn_toy ("river");
@@ -39,6 +42,16 @@
 %!  fclose (fid);
 %!endfunction
 
+## append the checksum block attn_save's help documents: SHA-256 of all
+## bytes before it
+%!function add_checksum (f)
+%!  body = fileread (f);
+%!  fid = fopen (f, "a");
+%!  fprintf (fid, "# name: attention_checksum\n# type: string\n# elements: 1\n# length: 64\n%s\n\n\n",
+%!           hash ("sha256", body));
+%!  fclose (fid);
+%!endfunction
+
 ## every double of a struct/cell tree as its 64-bit pattern, in order
 %!function bits = double_bits (x)
 %!  bits = zeros (0, 1, "uint64");
@@ -63,56 +76,57 @@
 %! ## numbers that 16 digits would not carry: thirds, pi, a subnormal, -0
 %! m2 = m;
 %! m2.W_vocab(1:5) = [1/3, pi, 2^-1070, -0, 1 - eps];
-%! for format = {"binary", "text"}
-%!   f = fullfile (dir, ["rt." format{1}]);
-%!   attn_save (m2, f, format{1});
-%!   got = attn_load (f);
-%!   assert (isequal (got, m2));
-%!   assert (double_bits (got) == double_bits (m2));
-%! endfor
+%! f = fullfile (dir, "rt.txt");
+%! attn_save (m2, f);
+%! got = attn_load (f);
+%! assert (isequal (got, m2));
+%! assert (double_bits (got) == double_bits (m2));
 
 ## ---- truncated files
 
 %!test
-%! for format = {"binary", "text"}
-%!   f = fullfile (dir, ["full." format{1}]);
-%!   attn_save (m, f, format{1});
-%!   bytes = read_bytes (f);
-%!   g = fullfile (dir, "cut");
-%!   cuts = unique ([0, 1, 10, round(linspace (20, numel (bytes) - 1, 40))]);
-%!   for n = cuts
-%!     write_bytes (g, bytes(1:n));
-%!     id = load_outcome (g, m);
-%!     trailing_space = all (isspace (char (bytes(n+1:end))));
-%!     assert (strncmp (id, "attention:", 10)
-%!             || (strcmp (id, "same") && trailing_space),
-%!             "%s file cut to %d of %d bytes: %s", format{1}, n,
-%!             numel (bytes), id);
-%!   endfor
+%! f = fullfile (dir, "full.txt");
+%! attn_save (m, f);
+%! bytes = read_bytes (f);
+%! g = fullfile (dir, "cut");
+%! cuts = unique ([0, 1, 10, round(linspace (20, numel (bytes) - 1, 80))]);
+%! for n = cuts
+%!   write_bytes (g, bytes(1:n));
+%!   id = load_outcome (g, m);
+%!   trailing_space = all (isspace (char (bytes(n+1:end))));
+%!   assert (strncmp (id, "attention:", 10)
+%!           || (strcmp (id, "same") && trailing_space),
+%!           "file cut to %d of %d bytes: %s", n, numel (bytes), id);
 %! endfor
 
 ## ---- altered files: one byte changed, in the header and in the numbers
 
 %!test
 %! rand ("twister", 11);
-%! for format = {"binary", "text"}
-%!   f = fullfile (dir, ["full." format{1}]);
-%!   attn_save (m, f, format{1});
-%!   bytes = read_bytes (f);
-%!   g = fullfile (dir, "altered");
-%!   bad = {};
-%!   for k = 1:60
-%!     b = bytes;
-%!     i = 1 + floor (rand () * numel (b));
-%!     b(i) = bitxor (b(i), uint8 (2^floor (rand () * 8)));
-%!     write_bytes (g, b);
-%!     id = load_outcome (g, m);
-%!     if (! (strncmp (id, "attention:", 10) || strcmp (id, "same")))
-%!       bad{end+1} = sprintf ("byte %d: %s", i, id);
-%!     endif
-%!   endfor
-%!   assert (isempty (bad), "%s file, one byte changed, accepted: %s",
-%!           format{1}, strjoin (bad, "; "));
+%! f = fullfile (dir, "full.txt");
+%! attn_save (m, f);
+%! bytes = read_bytes (f);
+%! g = fullfile (dir, "altered");
+%! bad = {};
+%! for k = 1:120
+%!   b = bytes;
+%!   i = 1 + floor (rand () * numel (b));
+%!   b(i) = bitxor (b(i), uint8 (2^floor (rand () * 8)));
+%!   write_bytes (g, b);
+%!   id = load_outcome (g, m);
+%!   if (! (strncmp (id, "attention:", 10) || strcmp (id, "same")))
+%!     bad{end+1} = sprintf ("byte %d: %s", i, id);
+%!   endif
+%! endfor
+%! assert (isempty (bad), "one byte changed, accepted: %s", strjoin (bad, "; "));
+%! ## a digit of the first stored number, and the last digit of the checksum
+%! txt = char (bytes');
+%! k = strfind (txt, sprintf ("%.17g", m.src_embed(1)));
+%! for i = [k(1) + 4, numel(txt) - 3]
+%!   b = bytes;
+%!   b(i) = uint8 ("0" + mod (b(i) - "0" + 1, 10));
+%!   write_bytes (g, b);
+%!   assert (load_outcome (g, m), "attention:file");
 %! endfor
 
 ## ---- foreign files
@@ -124,14 +138,22 @@
 %! x = 3;
 %! save ("-binary", f, "x");
 %! assert (strncmp (load_outcome (f, m), "attention:", 10), "other data");
-%! attention_format = "attention-model 2";
 %! save ("-binary", f, "attention_format", "attention_model");
+%! assert (strncmp (load_outcome (f, m), "attention:", 10), "binary format");
+%! save ("-text", f, "attention_format", "attention_model");
+%! assert (strncmp (load_outcome (f, m), "attention:", 10), "no checksum");
+%! ## the next ones carry a valid checksum: the contents are what is wrong
+%! attention_format = "attention-model 2";
+%! save ("-text", f, "attention_format", "attention_model");
+%! add_checksum (f);
 %! assert (strncmp (load_outcome (f, m), "attention:", 10), "tag 2");
 %! attention_format = "attention-model 1";
 %! save ("-text", f, "attention_format");
+%! add_checksum (f);
 %! assert (strncmp (load_outcome (f, m), "attention:", 10), "no model");
 %! attention_model = struct ("config", 1);
 %! save ("-text", f, "attention_format", "attention_model");
+%! add_checksum (f);
 %! assert (strncmp (load_outcome (f, m), "attention:", 10), "not a model");
 %! write_bytes (f, uint8 ([]));
 %! assert (strncmp (load_outcome (f, m), "attention:", 10), "empty file");
@@ -151,6 +173,8 @@
 %!        "# rows: 100000000\n# columns: 100000000\n 1 2 3\n"];
 %! write_bytes (f, uint8 (txt));
 %! assert (strncmp (load_outcome (f, m), "attention:", 10));
+%! add_checksum (f);
+%! assert (strncmp (load_outcome (f, m), "attention:", 10), "with a checksum");
 
 ## ---- code in a file is never run
 ## Octave's load rebuilds an anonymous function from its text by evaluating
@@ -177,6 +201,24 @@
 %! f = fullfile (dir, "payload.txt");
 %! write_bytes (f, uint8 (txt));
 %! check_not_run (f, marker, m);
+%! add_checksum (f);
+%! check_not_run (f, marker, m);
+
+%!test
+%! ## other spellings Octave's load also reads as the type keyword
+%! marker = fullfile (dir, "marker_spelled");
+%! payload = sprintf ("fclose (fopen (\"%s\", \"w\"))", marker);
+%! f = fullfile (dir, "payload_spelled.txt");
+%! for tag = {"%type:function handle", "#\t#type\tfunction handle",
+%!            "# typex: function handle", "# type: global function handle"}
+%!   txt = ["# name: attention_format\n# type: string\n# elements: 1\n", ...
+%!          "# length: 17\nattention-model 1\n\n\n", ...
+%!          "# name: attention_model\n" tag{1} "\n", ...
+%!          "@<anonymous>\n" payload "\n\n\n"];
+%!   write_bytes (f, uint8 (txt));
+%!   add_checksum (f);
+%!   check_not_run (f, marker, m);
+%! endfor
 
 %!test
 %! ## the same in Octave's binary format: the text of a saved handle,
@@ -208,6 +250,7 @@
 %! old = func2str (attention_model.config.note);
 %! payload = sprintf ("fclose (fopen (\"%s\", \"w\"))", marker);
 %! write_bytes (f, uint8 (strrep (txt, old, payload)));
+%! add_checksum (f);
 %! check_not_run (f, marker, m);
 
 %!test
