@@ -1,7 +1,8 @@
-## tr = family_encode (m, src, src_allow): the encoder of a family model
-## (attn_family): source_ids, src_allow, source_rows, encoder (layer
-## traces), encoder_norm (pre-norm), encoded (m×d×Bt).
-function tr = family_encode (m, src, src_allow)
+## tr = family_encode (m, src, src_allow, tr): the encoder of a model
+## (model_forward, attn_family): adds source_ids, src_allow, source_rows,
+## encoder (layer traces), encoder_norm (pre-norm), encoded (m×d×Bt) to the
+## trace tr (default: an empty struct; fields it already has keep their place).
+function tr = family_encode (m, src, src_allow, tr = struct ())
   norm = m.config.norm;
   tr.source_ids = src;
   tr.src_allow = src_allow;

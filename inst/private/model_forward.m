@@ -7,16 +7,13 @@ function tr = model_forward (m, batch)
     return;
   endif
   norm = m.config.norm;
+  ## ids and masks first, in the order of the trace table
   tr.source_ids = batch.src;
   tr.src_allow = batch.src_allow;
   tr.target_ids = batch.tgt_in;
   tr.tgt_allow = batch.tgt_allow;
-  tr.source_rows = embed_forward (m.src_embed, m.src_pos, batch.src);
-  [E, tr.encoder] = encoder_stack (tr.source_rows, m.encoder, batch.src_allow, norm);
-  if (strcmp (norm, "pre"))
-    [E, tr.encoder_norm] = layer_norm (E, m.encoder_norm);
-  endif
-  tr.encoded = E;
+  tr = family_encode (m, batch.src, batch.src_allow, tr);
+  E = tr.encoded;
   tr.target_rows = embed_forward (m.tgt_embed, m.tgt_pos, batch.tgt_in);
   [D, tr.decoder] = decoder_stack (tr.target_rows, E, m.decoder,
                                    batch.tgt_allow, batch.src_allow, norm);
