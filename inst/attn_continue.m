@@ -107,13 +107,7 @@ function [text, info] = attn_continue (m, prompt, varargin)
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect
-  info.ids = ids(n0+1:end);
-  info.tokens = v.words(info.ids);
-  info.stopped = "length";
-  if (! isempty (info.ids) && info.ids(end) == v.eos)
-    info.stopped = "eos";
-  endif
-  text = strjoin (info.tokens(info.ids != v.eos), " ");
+  [text, info] = generated_text (info, ids(n0+1:end), v);
 endfunction
 
 ## the selection step: greedy, or a sample from the tempered top-k

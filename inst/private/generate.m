@@ -44,11 +44,5 @@ function [text, info] = generate (m, source, opts, pick, fname)
     info.A(end+1,:,:,:) = reshape (A, [1, size(A)]);
     ids(end+1) = pick (probs);
   endwhile
-  info.ids = ids(2:end);
-  info.tokens = v.words(info.ids);
-  info.stopped = "length";
-  if (! isempty (info.ids) && info.ids(end) == v.eos)
-    info.stopped = "eos";
-  endif
-  text = strjoin (info.tokens(info.ids != v.eos), " ");
+  [text, info] = generated_text (info, ids(2:end), v);
 endfunction
