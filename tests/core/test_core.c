@@ -863,11 +863,12 @@ static void test_block_overflow(void)
 int main(void)
 {
     /* scaled dot-product attention: shapes x masks (n != m, dk != dv,
-     * causal tiles for n > 128, n or m or d of 1) */
+     * causal tiles (four of them from n = 2048), n or m or d of 1) */
     static const attn_int shapes[][4] = {
         { 1, 1, 1, 1 }, { 1, 5, 2, 3 }, { 5, 1, 3, 2 }, { 4, 4, 2, 2 },
         { 3, 7, 4, 1 }, { 7, 3, 1, 4 }, { 16, 16, 8, 8 }, { 33, 20, 5, 7 },
         { 200, 260, 3, 2 }, { 300, 150, 2, 3 }, { 260, 260, 4, 4 },
+        { 2100, 2100, 2, 1 },
     };
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
         for (int q = 0; q < N_MASKS; q++)
