@@ -9,19 +9,12 @@ function [x, L] = decoder_stack (x, E, P, tgt_allow, src_allow, norm)
   for l = 1:numel (P)
     p = P(l);
     S = struct ("input", x);
-    [x, S.self, N] = sublayer (x, norm, field_or_empty (p, "norm_self"),
-                               @(z) attn_masked (z, p.self, tgt_allow));
-    S = add_norm (S, "norm_self", N, norm);
-    S.after_self = x;
-    [x, S.cross, N] = sublayer (x, norm, field_or_empty (p, "norm_cross"),
-                                @(z) attn_cross (z, E, p.cross, src_allow));
-    S = add_norm (S, "norm_cross", N, norm);
-    S.after_cross = x;
+    [x, S] = sublayer (x, S, p, "self", norm,
+                       @(z) attn_masked (z, p.self, tgt_allow));
+    [x, S] = sublayer (x, S, p, "cross", norm,
+                       @(z) attn_cross (z, E, p.cross, src_allow));
     if (isfield (p, "ffn"))
-      [x, S.ffn, N] = sublayer (x, norm, field_or_empty (p, "norm_ffn"),
-                                @(z) ffn_forward (z, p.ffn));
-      S = add_norm (S, "norm_ffn", N, norm);
-      S.after_ffn = x;
+      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn));
     endif
     S.out = x;
     L = [L, S];

@@ -9,21 +9,14 @@ function [dx, dE, G] = decoder_stack_backward (dx, L, P, norm)
     S = L(l);
     g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
     if (isfield (p, "ffn"))
-      [dx, g.ffn, Gn] = sublayer_backward (dx, field_or_empty (S, "norm_ffn"),
-                          norm, field_or_empty (p, "norm_ffn"),
-                          @(d) ffn_backward (d, S.ffn, p.ffn));
-      g = add_norm (g, "norm_ffn", Gn, norm);
+      [dx, g] = sublayer_backward (dx, S, g, p, "ffn", norm,
+                                   @(d) ffn_backward (d, S.ffn, p.ffn));
     endif
-    [dx, g.cross, Gn, dEl] = sublayer_backward (dx,
-                               field_or_empty (S, "norm_cross"), norm,
-                               field_or_empty (p, "norm_cross"),
-                               @(d) block_backward (d, S.cross, p.cross));
-    g = add_norm (g, "norm_cross", Gn, norm);
+    [dx, g, dEl] = sublayer_backward (dx, S, g, p, "cross", norm,
+                     @(d) block_backward (d, S.cross, p.cross));
     dE += dEl;
-    [dx, g.self, Gn] = sublayer_backward (dx, field_or_empty (S, "norm_self"),
-                         norm, field_or_empty (p, "norm_self"),
-                         @(d) block_backward (d, S.self, p.self));
-    g = add_norm (g, "norm_self", Gn, norm);
+    [dx, g] = sublayer_backward (dx, S, g, p, "self", norm,
+                                 @(d) block_backward (d, S.self, p.self));
     G = [g, G];
   endfor
 endfunction

@@ -11,15 +11,10 @@ function [x, L] = encoder_stack (x, P, key_allow, norm, attend = @attn_self)
   for l = 1:numel (P)
     p = P(l);
     S = struct ("input", x);
-    [x, S.self, N] = sublayer (x, norm, field_or_empty (p, "norm_self"),
-                               @(z) attend (z, p.self, key_allow));
-    S = add_norm (S, "norm_self", N, norm);
-    S.after_self = x;
+    [x, S] = sublayer (x, S, p, "self", norm,
+                       @(z) attend (z, p.self, key_allow));
     if (isfield (p, "ffn"))
-      [x, S.ffn, N] = sublayer (x, norm, field_or_empty (p, "norm_ffn"),
-                                @(z) ffn_forward (z, p.ffn));
-      S = add_norm (S, "norm_ffn", N, norm);
-      S.after_ffn = x;
+      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn));
     endif
     S.out = x;
     L = [L, S];

@@ -1,12 +1,15 @@
-## [y, T, N] = sublayer (x, norm, Pn, fwd): one residual sublayer around
-## fwd (z) -> [z + delta, T] (an attention block or the FFN), with
+## [y, S] = sublayer (x, S, p, name, norm, fwd): one residual sublayer
+## around fwd (z) -> [z + delta, T] (an attention block or the FFN), with
 ## LayerNorm placed by norm:
 ##   "none": y = x + delta(x)
-##   "post": y = LN (x + delta(x))       (N: trace of that LN)
-##   "pre":  y = x + delta(LN (x))       (N: trace of that LN)
-## Pn: the LayerNorm parameters (gain, bias), unused for "none".
-function [y, T, N] = sublayer (x, norm, Pn, fwd)
-  N = [];
+##   "post": y = LN (x + delta(x))
+##   "pre":  y = x + delta(LN (x))
+## The LayerNorm parameters are p.norm_NAME.  Records in the layer trace S
+## the sublayer's trace S.NAME, its LayerNorm trace S.norm_NAME (not for
+## "none") and the rows after it, S.after_NAME.
+function [y, S] = sublayer (x, S, p, name, norm, fwd)
+  norm_name = ["norm_" name];
+  Pn = field_or_empty (p, norm_name);
   switch (norm)
     case "none"
       [y, T] = fwd (x);
@@ -18,4 +21,9 @@ function [y, T, N] = sublayer (x, norm, Pn, fwd)
       [~, T] = fwd (z);
       y = x + T.delta;
   endswitch
+  S.(name) = T;
+  if (! strcmp (norm, "none"))
+    S.(norm_name) = N;
+  endif
+  S.(["after_" name]) = y;
 endfunction

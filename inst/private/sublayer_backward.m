@@ -1,10 +1,13 @@
-## [dx, G, Gn, dkv] = sublayer_backward (dy, N, norm, Pn, back): gradients
-## of sublayer.  back (dout) -> [dz, G, dkv] differentiates fwd (signature
-## of block_backward and ffn_backward): dz includes the residual path (dout
+## [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back):
+## gradients of sublayer NAME of a layer with trace S and parameters p.
+## back (dout) -> [dz, G, dkv] differentiates fwd (signature of
+## block_backward and ffn_backward): dz includes the residual path (dout
 ## itself), dkv is the key/value-side gradient of a cross block ([] else).
-## Gn: the LayerNorm's gain/bias gradients ([] for "none").
-function [dx, G, Gn, dkv] = sublayer_backward (dy, N, norm, Pn, back)
-  Gn = [];
+## Records g.NAME = G and, with LayerNorm, g.norm_NAME (gain, bias).
+function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back)
+  norm_name = ["norm_" name];
+  N = field_or_empty (S, norm_name);
+  Pn = field_or_empty (p, norm_name);
   switch (norm)
     case "none"
       [dx, G, dkv] = back (dy);
@@ -16,4 +19,8 @@ function [dx, G, Gn, dkv] = sublayer_backward (dy, N, norm, Pn, back)
       [dxn, Gn] = layer_norm_backward (dz - dy, N, Pn);
       dx = dy + dxn;
   endswitch
+  g.(name) = G;
+  if (! strcmp (norm, "none"))
+    g.(norm_name) = Gn;
+  endif
 endfunction
