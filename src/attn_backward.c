@@ -90,7 +90,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                      mxGetDoubles(gW_V), mxGetDoubles(gW_O),
                      mxGetDoubles(dX_q), mxGetDoubles(dX_kv) };
 
-    double *work = mxMalloc(attn_block_backward_work(&s) * sizeof(double));
+    double *work = gw_workspace(attn_block_backward_work(&s));
     const int status = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, work);
     mxFree(work);
     gw_status(status);

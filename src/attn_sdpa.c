@@ -46,7 +46,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     double *m_out = mxGetDoubles(M), *a_out = mxGetDoubles(A);
     double *s_out = mxGetDoubles(S);
     const unsigned char *pairs = mask.pairs;
-    double *work = mxMalloc(attn_sdpa_forward_work(n, m) * sizeof(double));
+    double *work = gw_workspace(attn_sdpa_forward_work(n, m));
     int status = ATTN_OK;
     /* Pages whose results are all empty need no visit (there may be 2^40). */
     const attn_int pages = n * (m + op.dv) == 0 ? 0 : op.pages;

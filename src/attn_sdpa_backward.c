@@ -26,7 +26,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mxArray *dQ = gw_new_double(nd, op.q_dims.dim);
     mxArray *dK = gw_new_double(nd, k_dims.dim);
     mxArray *dV = gw_new_double(nd, v_dims.dim);
-    double *work = mxMalloc(attn_sdpa_backward_work(n, m) * sizeof(double));
+    double *work = gw_workspace(attn_sdpa_backward_work(n, m));
     int status = ATTN_OK;
     /* Pages whose results are all empty need no visit (there may be 2^40). */
     const attn_int pages = n + m == 0 ? 0 : op.pages;

@@ -48,6 +48,10 @@ void gw_fits_memory(double total_doubles);
 /* Raise attention:overflow unless status is ATTN_OK. */
 void gw_status(int status);
 
+/* The one workspace of a call, doubles long (mxMalloc: freed by Octave if
+ * an error unwinds the call). */
+double *gw_workspace(size_t doubles);
+
 /* An uninitialised double array with dims: the core writes every entry. */
 mxArray *gw_new_double(int ndims, const attn_int *dims);
 
@@ -56,7 +60,7 @@ mxArray *gw_new_double(int ndims, const attn_int *dims);
 void gw_block(const mxArray *B, attn_int d, attn_int d_src,
               attn_weights *w, attn_shape *s);
 
-/* A copy of a checked double or logical input of the given dims (Octave 7
+/* A copy of a checked double or logical array of the given dims (Octave 7
  * leaks an input's cached dimensions under mxDuplicateArray). */
 mxArray *gw_copy(const mxArray *a, const gw_dims *dims);
 
