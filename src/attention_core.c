@@ -93,25 +93,44 @@ static attn_int keys_in_reach(attn_int n, attn_int m, int causal, attn_int r1)
     return reach < 0 ? 0 : (reach > m ? m : reach);
 }
 
-/* Sets scores(i, j) = -Inf for rows r0 .. r1-1 and every key j that row i
- * may not read (keys past `reach` were not computed), and row_max(i) to the
- * largest allowed score of row i (-Inf if none).  Returns ATTN_ERR_OVERFLOW
- * if an allowed score is not finite. */
-static int mask_scores(const attn_mask *mask, attn_int n, attn_int m,
-                       attn_int r0, attn_int r1, attn_int reach,
-                       double *scores, double *row_max)
+/* The first of rows r0 .. r1-1 that may read key j by the causal and key
+ * masks (r1 if none may); the pair mask is applied entry by entry. */
+static attn_int first_reader(const attn_mask *mask, attn_int n, attn_int m,
+                             attn_int r0, attn_int r1, attn_int reach,
+                             attn_int j)
 {
-    for (attn_int i = r0; i < r1; i++)
-        row_max[i] = -INFINITY;
-    const attn_int offset = m - n;  /* causal: row i reads j <= offset + i */
+    if (j >= reach || (mask && mask->keys && !mask->keys[j]))
+        return r1;
+    const attn_int row = j - (m - n);  /* causal: row i reads j <= m-n+i */
+    if (mask && mask->causal && row > r0)
+        return row < r1 ? row : r1;
+    return r0;
+}
+
+/* Rows r0 .. r1-1 of the softmax, on the n x m scores and A (ld n):
+ * scores(i, j) = -Inf for every key j row i may not read (keys past `reach`
+ * were not computed), then A = exp(scores - row max), normalised per row.
+ * Entries no row may read get A = 0 without an exp; a row with no allowed
+ * key keeps A = 0.  The row sums are compensated (Kahan) so that rows of
+ * many keys still sum to 1 within a few ulps.  work: 3 * (r1 - r0).
+ * Returns ATTN_ERR_OVERFLOW if an allowed score is not finite. */
+static int softmax_rows(const attn_mask *mask, attn_int n, attn_int m,
+                        attn_int r0, attn_int r1, attn_int reach,
+                        double *scores, double *A, double *work)
+{
+    const attn_int rows = r1 - r0;
+    double *row_max = work;             /* rows: entry i - r0 for row i */
+    double *row_sum = work + rows;      /* rows */
+    double *row_carry = work + 2 * rows;  /* rows: rounding lost from sum */
     int status = ATTN_OK;
+
+    for (attn_int i = r0; i < r1; i++) {
+        row_max[i - r0] = -INFINITY;
+        row_sum[i - r0] = row_carry[i - r0] = 0.0;
+    }
     for (attn_int j = 0; j < m; j++) {
         double *s = scores + j * n;
-        attn_int first = r0;  /* first row that may read key j */
-        if (j >= reach || (mask && mask->keys && !mask->keys[j]))
-            first = r1;
-        else if (mask && mask->causal && j - offset > r0)
-            first = j - offset < r1 ? j - offset : r1;
+        const attn_int first = first_reader(mask, n, m, r0, r1, reach, j);
         for (attn_int i = r0; i < first; i++)
             s[i] = -INFINITY;
         const unsigned char *pairs = mask && mask->pairs ? mask->pairs + j * n
@@ -121,17 +140,45 @@ static int mask_scores(const attn_mask *mask, attn_int n, attn_int m,
                 s[i] = -INFINITY;
             else if (!isfinite(s[i]))
                 status = ATTN_ERR_OVERFLOW;
-            else if (s[i] > row_max[i])
-                row_max[i] = s[i];
+            else if (s[i] > row_max[i - r0])
+                row_max[i - r0] = s[i];
         }
+    }
+    for (attn_int j = 0; j < m; j++) {
+        const double *s = scores + j * n;
+        double *a = A + j * n;
+        const attn_int first = first_reader(mask, n, m, r0, r1, reach, j);
+        for (attn_int i = r0; i < first; i++)
+            a[i] = 0.0;
+        for (attn_int i = first; i < r1; i++) {
+            double w = s[i] == -INFINITY ? 0.0 : exp(s[i] - row_max[i - r0]);
+            double y = w - row_carry[i - r0], t = row_sum[i - r0] + y;
+            row_carry[i - r0] = (t - row_sum[i - r0]) - y;
+            row_sum[i - r0] = t;
+            a[i] = w;
+        }
+    }
+    for (attn_int i = r0; i < r1; i++)
+        if (row_sum[i - r0] == 0.0)  /* no allowed key: 0 / 1 keeps A = 0 */
+            row_sum[i - r0] = 1.0;
+    for (attn_int j = 0; j < m; j++) {
+        double *a = A + j * n;
+        const attn_int first = first_reader(mask, n, m, r0, r1, reach, j);
+        for (attn_int i = first; i < r1; i++)
+            a[i] /= row_sum[i - r0];
     }
     return status;
 }
 
+/* Rows per softmax_rows call: the scores and weights of that many rows
+ * stay in cache across its passes (2 x 64 rows x 1000 keys = 1 MB). */
+enum { SOFTMAX_ROWS = 64 };
+
 size_t attn_sdpa_forward_work(attn_int n, attn_int m)
 {
+    (void) n;
     (void) m;
-    return 3 * (size_t) (n > 0 ? n : 1);  /* row maxima, sums, corrections */
+    return 3 * SOFTMAX_ROWS;  /* row maxima, sums, corrections */
 }
 
 int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
@@ -145,9 +192,6 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
 {
     const int causal = mask != NULL && mask->causal;
     const double scale = dk > 0 ? 1.0 / sqrt((double) dk) : 1.0;
-    double *row_max = work;           /* n */
-    double *row_sum = work + n;       /* n */
-    double *row_carry = work + 2 * n; /* n: rounding lost from row_sum */
     int status = ATTN_OK;
 
     const attn_int tile = tile_rows(n, causal);
@@ -160,35 +204,11 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
         gemm('N', 'T', rows, reach, dk, scale, Q + r0, ldq, K, ldk,
              0.0, scores + r0, n);
 
-        /* Disallowed pairs get -Inf; the row maximum runs over the rest. */
-        if (mask_scores(mask, n, m, r0, r1, reach, scores, row_max)
-            != ATTN_OK)
-            status = ATTN_ERR_OVERFLOW;
-
-        /* A = exp(scores - row max), normalised per row.  A row whose
-         * maximum is -Inf has no allowed key: its weights stay 0.  The row
-         * sums are compensated (Kahan) so that rows of many keys still sum
-         * to 1 within a few ulps. */
-        for (attn_int i = r0; i < r1; i++)
-            row_sum[i] = row_carry[i] = 0.0;
-        zero(rows, m - reach, A + r0 + reach * n, n);
-        for (attn_int j = 0; j < reach; j++) {
-            const double *s = scores + j * n;
-            double *a = A + j * n;
-            for (attn_int i = r0; i < r1; i++) {
-                double w = s[i] == -INFINITY ? 0.0 : exp(s[i] - row_max[i]);
-                double y = w - row_carry[i], t = row_sum[i] + y;
-                row_carry[i] = (t - row_sum[i]) - y;
-                row_sum[i] = t;
-                a[i] = w;
-            }
-        }
-        for (attn_int j = 0; j < reach; j++) {
-            double *a = A + j * n;
-            for (attn_int i = r0; i < r1; i++)
-                if (row_sum[i] > 0.0)
-                    a[i] /= row_sum[i];
-        }
+        for (attn_int b0 = r0; b0 < r1; b0 += SOFTMAX_ROWS)
+            if (softmax_rows(mask, n, m, b0,
+                             b0 + SOFTMAX_ROWS < r1 ? b0 + SOFTMAX_ROWS : r1,
+                             reach, scores, A, work) != ATTN_OK)
+                status = ATTN_ERR_OVERFLOW;
 
         /* M(r0:r1, :) = A(r0:r1, 0:reach) * V(0:reach, :) */
         gemm('N', 'N', rows, dv, reach, 1.0, A + r0, n, V, ldv,
