@@ -89,8 +89,14 @@ train-demo: setup
 	@$(MAKE) --no-print-directory all
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
 
+# The C core timed alone, linked against the BLAS Octave uses.
+tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attention_core.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_core.c \
+	  src/attention_core.c $$(mkoctfile -p BLAS_LIBS) -lm
+
 # Benchmarks also see the plain-Octave reference implementation.
-bench: all
+bench: all tests/bench/bench_core
+	@echo "=== tests/bench/bench_core.c"; tests/bench/bench_core
 	@status=0; \
 	for f in tests/bench/bench_*.m; do \
 	  [ -e "$$f" ] || continue; \
@@ -139,3 +145,4 @@ clean:
 	$(MAKE) -C src clean
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
 	rm -rf $(DISTNAME) $(TARBALL)
+	rm -f tests/bench/bench_core
