@@ -42,8 +42,7 @@ function batch = attn_batch (m, sources, targets)
     batch = family_batch (m, sources, targets, "attn_batch");
     return;
   endif
-  src = cellfun (@(s) to_ids (m.src_vocab, s, "source", "attn_batch"), sources,
-                 "UniformOutput", false);
+  src = sentences_ids (m.src_vocab, sources, "source", "attn_batch");
   [batch.src, batch.src_allow] = pad_columns (src, fill_id (m.src_vocab));
   vt = m.tgt_vocab;
   if (nargin < 3)
@@ -54,8 +53,7 @@ function batch = attn_batch (m, sources, targets)
       error ("attention:size", "attn_batch: TARGETS must hold %d sentences like SOURCES, got %d",
              numel (sources), numel (targets));
     endif
-    tgt = cellfun (@(s) to_ids (vt, s, "target", "attn_batch"), targets,
-                   "UniformOutput", false);
+    tgt = sentences_ids (vt, targets, "target", "attn_batch");
   endif
   fill = fill_id (vt);
   batch.tgt_in = pad_columns (cellfun (@(y) [vt.bos, y], tgt, "UniformOutput", false), fill);
@@ -102,6 +100,36 @@ endfunction
 %! assert (b.tgt_in, 3);
 %! assert (b.labels, 4);
 
+%!test
+%! ## a corpus encoded at once: strings, id rows and word cells mixed, an
+%! ## unknown word and an empty sentence, against attn_encode sentence by
+%! ## sentence with the specials added by hand
+%! src = {"the bank", [5 6 7], {"river", "bank"}, "the storm bank", "", "  bank  the "};
+%! tgt = {"la rive", "<bos> la", [5 6 4], "", "banque", "rive la <eos>"};
+%! b = attn_batch (m, src, tgt);
+%! vs = m.src_vocab;  vt = m.tgt_vocab;
+%! for k = 1:numel (src)
+%!   s = [attn_encode(vs, src{k}), vs.eos];
+%!   t = attn_encode (vt, tgt{k});
+%!   t = t(t != vt.bos & t != vt.eos);
+%!   assert (b.src(1:numel (s), k)', s);
+%!   assert (nnz (b.src_allow(:,k)), numel (s));
+%!   assert (b.tgt_in(1:numel (t) + 1, k)', [vt.bos, t]);
+%!   assert (b.labels(1:numel (t) + 1, k)', [t, vt.eos]);
+%!   assert (nnz (b.tgt_allow(:,k)), numel (t) + 1);
+%! endfor
+%!test
+%! ## errors name the first bad sentence, as sentence by sentence
+%! v = m.src_vocab;  v.unk = 0;  m2 = m;  m2.src_vocab = v;
+%! try
+%!   attn_batch (m2, {"the bank", "the storm", "a b"}, {"la", "la", "la"});
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:vocab");
+%!   assert (err.message, ["attn_batch: unknown word \"storm\" (position 2) is ", ...
+%!                         "not in the vocabulary of 8 words"]);
+%! end_try_catch
+%!error <SENTENCE ids must be integers in 1..8, got 0 at position 1> attn_batch (m, {[5 6], 0}, {"la", "la"})
 %!error id=attention:size attn_batch (m, {"the", "bank"}, {"la"})
 %!error <attn_batch: SENTENCE ids must be integers in 1..8> attn_batch (m, {[5 99]}, {"la"})
 %!error id=attention:type attn_batch (m, struct ())

@@ -49,10 +49,8 @@ function [m, history] = attn_train (m, corpus, varargin)
   endif
   [sources, targets] = corpus_pairs (corpus);
   ## encode once; attn_batch keeps ids as they are
-  sources = cellfun (@(s) to_ids (m.src_vocab, s, "source", "attn_train"), sources,
-                     "UniformOutput", false);
-  targets = cellfun (@(s) to_ids (m.tgt_vocab, s, "target", "attn_train"), targets,
-                     "UniformOutput", false);
+  sources = sentences_ids (m.src_vocab, sources, "source", "attn_train");
+  targets = sentences_ids (m.tgt_vocab, targets, "target", "attn_train");
   N = numel (sources);
   steps = ceil (N / o.batch_size);
   history = struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),

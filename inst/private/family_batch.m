@@ -11,13 +11,11 @@
 ## labels are placeholders and tgt_allow is all false.
 function batch = family_batch (m, sources, targets, fname)
   N = numel (sources);
-  src = cellfun (@(s) to_ids (m.src_vocab, s, "target", fname), sources,
-                 "UniformOutput", false);
+  src = sentences_ids (m.src_vocab, sources, "target", fname);
   if (isempty (targets))
     targets = repmat ({zeros(1, 0)}, 1, N);
   endif
-  tgt = cellfun (@(s) to_ids (m.tgt_vocab, s, "target", fname), targets,
-                 "UniformOutput", false);
+  tgt = sentences_ids (m.tgt_vocab, targets, "target", fname);
   labeled = ! all (cellfun (@isempty, tgt));   # no labels: tgt_allow all false
   v = m.src_vocab;
   fill = max (v.pad, 1);

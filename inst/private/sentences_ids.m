@@ -1,0 +1,52 @@
+## ids = sentences_ids (v, sentences, kind, fname): to_ids of every sentence
+## of the 1×N cell SENTENCES, as a 1×N cell of id rows.  The words of all
+## the string sentences are looked up in one call and id rows are checked
+## all at once, so a corpus costs one vocabulary search, not one per
+## sentence.  Anything the fast path does not take (a cell array of words,
+## an unknown word without <unk>, a bad id) goes through to_ids sentence by
+## sentence, which raises the same errors in the same order.
+function ids = sentences_ids (v, sentences, kind, fname)
+  text = cellfun ("ischar", sentences) & cellfun ("rows", sentences) <= 1;
+  numeric = cellfun ("isnumeric", sentences) & cellfun ("isreal", sentences);
+  ids = false;
+  if (all (text | numeric))
+    ids = encode_all (v, sentences, text, numeric);
+  endif
+  if (iscell (ids))
+    ids = cellfun (@(x) add_specials (v, x, kind), ids, "UniformOutput", false);
+  else
+    ids = cellfun (@(s) to_ids (v, s, kind, fname), sentences, "UniformOutput", false);
+  endif
+endfunction
+
+## The ids of every sentence (a cell), or false when one needs to_ids.
+function ids = encode_all (v, sentences, text, numeric)
+  ids = false;
+  if (! (isstruct (v) && isscalar (v) && isfield (v, "words") && iscellstr (v.words)
+         && all (isfield (v, {"pad", "unk", "bos", "eos"}))))
+    return;
+  endif
+  found = cell (size (sentences));
+  if (any (text))
+    words = regexp (sentences(text), '\S+', "match");
+    flat = [words{:}];
+    [known, id] = ismember (flat, v.words);
+    if (! all (known))
+      if (v.unk == 0)
+        return;
+      endif
+      id(! known) = v.unk;
+    endif
+    found(text) = mat2cell (reshape (id, 1, numel (flat)), 1,
+                            cellfun ("numel", words));
+  endif
+  if (any (numeric))
+    rows = cellfun (@(s) double (s(:)'), sentences(numeric), "UniformOutput", false);
+    flat = [rows{:}];
+    if (any (flat != fix (flat) | flat < 1 | flat > numel (v.words)))
+      return;
+    endif
+    found(numeric) = rows;
+  endif
+  ids = found;
+endfunction
