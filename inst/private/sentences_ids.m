@@ -6,6 +6,7 @@
 ## an unknown word without <unk>, a bad id) goes through to_ids sentence by
 ## sentence, which raises the same errors in the same order.
 function ids = sentences_ids (v, sentences, kind, fname)
+  check_vocab (v, fname);
   text = cellfun ("ischar", sentences) & cellfun ("rows", sentences) <= 1;
   numeric = cellfun ("isnumeric", sentences) & cellfun ("isreal", sentences);
   ids = false;
@@ -22,10 +23,6 @@ endfunction
 ## The ids of every sentence (a cell), or false when one needs to_ids.
 function ids = encode_all (v, sentences, text, numeric)
   ids = false;
-  if (! (isstruct (v) && isscalar (v) && isfield (v, "words") && iscellstr (v.words)
-         && all (isfield (v, {"pad", "unk", "bos", "eos"}))))
-    return;
-  endif
   found = cell (size (sentences));
   if (any (text))
     words = regexp (sentences(text), '\S+', "match");
