@@ -13,7 +13,8 @@
 #   make memcheck C core unit tests and the MEX functions under valgrind
 #   make fuzz     FUZZ_CASES cases of bad input to every MEX function
 #   make soak     the same, SOAK_SEEDS times 10000 cases
-#   make leakcheck  LEAK_CALLS kernel calls, VmRSS before and after
+#   make leakcheck  LEAK_CALLS kernel calls, VmRSS before and after; then
+#                 40 calls with 32 MiB results (made by Octave, filled in place)
 #   make longseq  n = m = 4096, h = 8 through the kernels, peak memory
 
 PACKAGE := attention
@@ -112,6 +113,8 @@ FUZZ_CASES ?= 20000
 SOAK_SEEDS ?= 30
 LEAK_CALLS ?= 1000000
 LEAK_LIMIT_MIB ?= 2
+# leakcheck_large: half of one leaked 32 MiB result
+LEAK_LARGE_LIMIT_MIB ?= 16
 STRESS_PATH = $(INPLACE_PATH) addpath ("$(CURDIR)/tests/fuzz", "$(CURDIR)/tests/stress");
 
 sanitize:
@@ -129,6 +132,7 @@ soak: all
 
 leakcheck: all
 	$(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (leakcheck ($(LEAK_CALLS)) > $(LEAK_LIMIT_MIB))'
+	$(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (leakcheck_large () > $(LEAK_LARGE_LIMIT_MIB))'
 
 longseq: all
 	$(RUN_OCTAVE) --eval '$(STRESS_PATH) longseq ();'

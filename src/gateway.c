@@ -170,15 +170,23 @@ void gw_status(int status)
                           "from finite inputs); scale the inputs down");
 }
 
-/* Asks the kernel to back the whole 2 MiB pages inside p[0 .. bytes) with
+/* A transparent huge page. */
+#define HUGE_PAGE_BYTES ((size_t) 1 << 21)
+
+/* Results from this size on are arrays that Octave makes (gw_new_double):
+ * glibc's malloc gives blocks this large fresh pages on every call, so
+ * Octave's copy of such a result always starts from untouched memory. */
+#define OCTAVE_MADE_BYTES ((size_t) 32 << 20)
+
+/* Asks the kernel to back the whole huge pages inside p[0 .. bytes) with
  * huge pages when they are first touched.  On a virtual machine one 4 KiB
- * page fault can cost 10 us, more than the arithmetic done on the page, and
- * fresh result arrays are mostly such faults.  Only a hint: the contents
- * and the ownership of the memory do not change. */
+ * page fault can cost 12 us, more than the arithmetic done on the page.
+ * Only a hint: the contents and the ownership of the memory do not
+ * change. */
 static void advise_huge_pages(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t) 1 << 21;
+    const uintptr_t huge = (uintptr_t) HUGE_PAGE_BYTES;
     const uintptr_t first = ((uintptr_t) p + huge - 1) & ~(huge - 1);
     const uintptr_t end = ((uintptr_t) p + bytes) & ~(huge - 1);
     if (end > first)
@@ -197,15 +205,39 @@ double *gw_workspace(size_t doubles)
     return work;
 }
 
+/* Octave 7 copies every array a MEX function creates, element by element,
+ * when the function returns it.  For a long sequence that copy doubled
+ * the memory of the trace and, on fresh pages, took most of the time.  An
+ * array that Octave made itself (the builtin zeros, through mexCallMATLAB)
+ * is returned as it is, so the largest results are made that way and
+ * filled in place.  Smaller ones are created here and advised onto huge
+ * pages: Octave's copy of them mostly lands on reused memory. */
 mxArray *gw_new_double(int ndims, const attn_int *dims)
 {
     mwSize d[GW_MAX_DIMS];
-    for (int k = 0; k < ndims; k++)
+    size_t bytes = sizeof(double);
+    for (int k = 0; k < ndims; k++) {
         d[k] = (mwSize) dims[k];
-    mxArray *a = mxCreateUninitNumericArray((mwSize) ndims, d,
-                                            mxDOUBLE_CLASS, mxREAL);
-    advise_huge_pages(mxGetDoubles(a),
-                      mxGetNumberOfElements(a) * sizeof(double));
+        bytes *= (size_t) dims[k];
+    }
+    if (bytes < OCTAVE_MADE_BYTES) {
+        mxArray *a = mxCreateUninitNumericArray((mwSize) ndims, d,
+                                                mxDOUBLE_CLASS, mxREAL);
+        advise_huge_pages(mxGetDoubles(a), bytes);
+        return a;
+    }
+    mxArray *args[GW_MAX_DIMS + 1], *a = NULL;
+    args[0] = mxCreateString("zeros");
+    for (int k = 0; k < ndims; k++)
+        args[k + 1] = mxCreateDoubleScalar((double) d[k]);
+    mexCallMATLAB(1, &a, ndims + 1, args, "builtin");
+    for (int k = 0; k <= ndims; k++)
+        mxDestroyArray(args[k]);
+    if (!mxIsDouble(a) || mxIsComplex(a)
+        || mxGetNumberOfElements(a) * sizeof(double) != bytes)
+        mexErrMsgIdAndTxt("attention:internal",
+                          "zeros did not return a real double array of "
+                          "%lu bytes", (unsigned long) bytes);
     return a;
 }
 

@@ -1,8 +1,8 @@
 ## Run by tests/valgrind/memcheck.sh inside `valgrind octave-cli`: every MEX
 ## gateway with every number of outputs, every kind of mask, batches,
-## pages, n != m, several head counts, zero sizes, range arguments and a
-## causal sequence longer than the kernel's row tile; the gradients of each
-## trace; tests/test_edge_cases.m; then the fuzz harness over the error
+## pages, n != m, several head counts, zero sizes, range arguments, a
+## causal sequence longer than the kernel's row tile and results large
+## enough to be arrays Octave makes; the gradients of each trace; tests/test_edge_cases.m; then the fuzz harness over the error
 ## paths.  Prints "N passed, N failed" (a check is a call that returned
 ## finite results, a test that passed, or a fuzz case with no failure) and
 ## exits non-zero on a failure; valgrind itself judges memory.
@@ -74,6 +74,25 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
     nfail += ! ok;
   endfor
 endfor
+## results of 32 MiB or more are arrays Octave makes and the gateway fills
+## in place: a traced block and its gradients, attn_sdpa with every output,
+## and an overflow raised after those results were made
+n = 1024;  d = 16;  h = 4;
+B = struct ("W_Q", rand (d, d) / d, "W_K", rand (d, d) / d,
+            "W_V", rand (d, d) / d, "W_O", rand (d, d) / d, "heads", h);
+X = rand (n, d);
+[Y, T] = attn_masked (X, B);
+G = attn_backward (rand (n, d), T, B);
+[M, A, S] = attn_sdpa (rand (2048, 4), rand (2048, 4), rand (2048, 4));
+ok = finite (Y, T.A, G.dX, M, A);
+try
+  attn_masked (X * 1e200, B);
+  ok = false;
+catch err
+  ok = ok && strcmp (err.identifier, "attention:overflow");
+end_try_catch
+npass += ok;
+nfail += ! ok;
 printf ("%d of %d kernel calls finite\n", npass, npass + nfail);
 
 [n, nmax] = test (fullfile (root, "tests", "test_edge_cases.m"), "quiet",
