@@ -54,3 +54,26 @@
 %! assert (attn_masked (X, B), attn_masked (X, B, true (3, 2)), 1e-12);
 %! assert (attn_cross (X, E, B_cross), attn_cross (X, E, B_cross, true (5, 2)), 1e-12);
 %! assert (attn_cross (X, E, B_cross), ref_block ("cross", X, E, B_cross), 1e-12);
+
+%!test
+%! ## results of 32 MiB or more are arrays Octave makes and the gateway fills
+%! ## in place: a traced causal block with a key mask, its gradients, and
+%! ## attn_sdpa's three outputs, against the reference
+%! randn ("state", 19);  rand ("state", 19);
+%! n = 1024;  d = 16;  h = 4;
+%! B = ref_rand_block (d, d, h, 4, 4);
+%! X = randn (n, d);
+%! key_allow = rand (n, 1) > 0.1;
+%! [Y_ref, T_ref] = ref_block ("masked", X, [], B, key_allow);
+%! [Y, T] = attn_masked (X, B, key_allow);
+%! assert (numel (T.A) * 8 >= 32 * 2^20);
+%! ref_assert_close (Y, Y_ref, 1e-12);
+%! ref_assert_close (T, T_ref, 1e-12, {"Q", "K", "V", "scores", "A", "message", "out"});
+%! dY = randn (n, d);
+%! ref_assert_close (attn_backward (dY, T, B), ref_block_backward (dY, T_ref, B), 1e-12);
+%! Q = randn (2048, 3);  K = randn (2048, 3);  V = randn (2048, 2);
+%! [M_ref, A_ref, S_ref] = ref_sdpa (Q, K, V, "causal");
+%! [M, A, S] = attn_sdpa (Q, K, V, "causal");
+%! ref_assert_close (M, M_ref, 1e-12);
+%! ref_assert_close (A, A_ref, 1e-12);
+%! ref_assert_close (S, S_ref, 1e-12);
