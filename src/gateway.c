@@ -433,7 +433,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                                   + (cross ? (double) m * s.d_src : 0.0)));
 
     /* The trace arrays, in the order of attn_trace.  Without a request for
-     * T they live in one scratch buffer and only Y is created. */
+     * T they live in the workspace, after the kernel's own part, and only
+     * Y is created. */
     enum { PARTS = 7 };
     static const char *part_names[PARTS] = {
         "Q", "K", "V", "scores", "A", "message", "delta" };
@@ -442,7 +443,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
         { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
     const int want_trace = nlhs > 1;
     mxArray *parts[PARTS] = { NULL };
-    double *buf[PARTS], *scratch = NULL;
+    double *buf[PARTS];
     size_t numel[PARTS], total = 0;
     for (int i = 0; i < PARTS; i++) {
         const int nd = i == 3 || i == 4 ? 4 : 3;
@@ -455,9 +456,10 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
             buf[i] = mxGetDoubles(parts[i]);
         }
     }
+    const size_t kernel_work = attn_block_forward_work(&s);
+    double *work = gw_workspace(kernel_work + (want_trace ? 0 : total));
     if (!want_trace) {
-        scratch = gw_workspace(total);
-        buf[0] = scratch;
+        buf[0] = work + kernel_work;
         for (int i = 1; i < PARTS; i++)
             buf[i] = buf[i - 1] + numel[i - 1];
     }
@@ -465,17 +467,14 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     attn_trace t = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6],
                      mxGetDoubles(Y) };
 
-    double *work = gw_workspace(attn_block_forward_work(&s));
     const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
                                           work);
     mxFree(work);
     gw_status(status);
 
     plhs[0] = Y;
-    if (!want_trace) {
-        mxFree(scratch);
+    if (!want_trace)
         return;
-    }
 
     static const char *self_fields[] = {
         "kind", "heads", "X", "key_allow", "Q", "K", "V", "scores", "A",
