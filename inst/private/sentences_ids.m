@@ -21,29 +21,19 @@ function ids = sentences_ids (v, sentences, kind, fname)
 endfunction
 
 ## The ids of every sentence (a cell), or false when one needs to_ids.
+## attn_encode looks up the words of all string sentences together and
+## checks all id rows together; any error sends the caller to to_ids.
 function ids = encode_all (v, sentences, text, numeric)
-  ids = false;
-  found = cell (size (sentences));
-  if (any (text))
-    words = regexp (sentences(text), '\S+', "match");
-    flat = [words{:}];
-    [known, id] = ismember (flat, v.words);
-    if (! all (known))
-      if (v.unk == 0)
-        return;
-      endif
-      id(! known) = v.unk;
-    endif
-    found(text) = mat2cell (reshape (id, 1, numel (flat)), 1,
-                            cellfun ("numel", words));
-  endif
-  if (any (numeric))
-    rows = cellfun (@(s) double (s(:)'), sentences(numeric), "UniformOutput", false);
-    flat = [rows{:}];
-    if (any (flat != fix (flat) | flat < 1 | flat > numel (v.words)))
-      return;
-    endif
-    found(numeric) = rows;
-  endif
-  ids = found;
+  words = regexp (sentences(text), '\S+', "match");
+  rows = cellfun (@(s) double (s(:)'), sentences(numeric), "UniformOutput", false);
+  try
+    found = attn_encode (v, [words{:}]);
+    attn_encode (v, [rows{:}]);
+  catch
+    ids = false;
+    return;
+  end_try_catch
+  ids = cell (size (sentences));
+  ids(text) = mat2cell (found, 1, cellfun ("numel", words));
+  ids(numeric) = rows;
 endfunction
