@@ -1,0 +1,284 @@
+## -*- texinfo -*-
+## @deftypefn  {} {} attn_explore (@var{m}, @var{source}, "file", @var{name})
+## @deftypefnx {} {} attn_explore (@var{m}, @var{source}, @var{target}, "file", @var{name})
+## @deftypefnx {} {} attn_explore (@var{tr}, "file", @var{name})
+## @deftypefnx {} {@var{html} =} attn_explore (@dots{}, @var{option}, @var{value}, @dots{})
+## Write an interactive attention explorer: one HTML file that opens in any
+## browser, offline.
+##
+## The page is self-contained (no network access, no external script or
+## font: plain JavaScript and SVG) and has three views:
+##
+## @table @asis
+## @item Heads
+## the query tokens in one column, the tokens they read in the other; the
+## lines from the token under the pointer go to the tokens it reads, as
+## thick as the weight.  Selectors choose the block (encoder self-attention,
+## decoder masked self-attention, cross-attention), the layer and the head,
+## or all heads at once in colours.  Below: the head's output (the three
+## most probable labels of every row) and, for pooled models, the pooled
+## vector @code{c}.
+## @item Matrices
+## every named matrix of the forward trace (@code{Q}, @code{K}, @code{V},
+## @code{scores}, @code{A}, @code{message}, @code{delta}, @code{out}, the
+## rows between sublayers, @dots{}) as a labelled table with its shape and
+## notation; the value under the pointer is shown in full, masked entries
+## are hatched.
+## @item Decoding
+## for a model that generates (encoder-decoder, pooled, decoder-only) the
+## tokens produced step by step by greedy decoding, each step's five most
+## probable tokens and the cross-attention row of that step, with the count
+## of encoder passes and decoder steps.
+## @end table
+##
+## With a model @var{m} and a @var{source} sentence, the trace is
+## @code{attn_forward (@var{m}, @var{source}, @var{target})}; without
+## @var{target}, a generating encoder-decoder reads its own greedy output,
+## so that the head view shows the translation it makes.  Encoder-only and
+## decoder-only models take no @var{target}.  A forward trace @var{tr} of
+## one sentence can be given instead of the model (no decoding view then).
+##
+## Options:
+## @table @code
+## @item file
+## the HTML file to write; without it the page is only returned
+## @item title
+## the page's title (default: the sentence)
+## @item digits
+## significant digits of every number in the page (4)
+## @item decode
+## add the decoding view for a generating model (true)
+## @item max_len
+## most tokens to generate for the decoding view (default: the model's limit
+## for a translation, 20 for a continuation)
+## @end table
+##
+## Every number of the page is printed here with @code{digits} significant
+## digits; every token is escaped, so a vocabulary word such as
+## @code{</script>} shows as itself.  A URL fragment selects a state when
+## the page opens, e.g. @file{out.html#block=cross&layer=1&head=all&token=2}
+## (or @code{view=matrices&open=decoder.1.cross.A,probs}: those tables open,
+## @code{open=all}: every table, @code{view=decoding}).
+##
+## @example
+## @group
+## m = attn_toy ("river");
+## f = [tempname() ".html"];
+## attn_explore (m, "the river bank", "file", f);
+## s = dir (f);  s.bytes < 100e3
+##   @result{} ans = 1
+## delete (f);
+## @end group
+## @end example
+## @seealso{attn_forward, attn_greedy, attn_continue, attn_show, attn_heatmap}
+## @end deftypefn
+
+function html = attn_explore (varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  spec = {"file", "", "text";
+          "title", "", "text";
+          "digits", 4, "integer [2, 17]";
+          "decode", true, "flag";
+          "max_len", Inf, "integer [1, Inf]"};
+  x = varargin{1};
+  if (isstruct (x) && isscalar (x) && isfield (x, "config"))
+    if (nargin < 2)
+      print_usage ();
+    endif
+    rest = varargin(3:end);
+    target = [];
+    if (mod (numel (rest), 2) == 1)
+      target = rest{1};
+      rest = rest(2:end);
+    endif
+    opts = parse_options ("attn_explore", spec, rest);
+    [tr, dec] = run_model (x, varargin{2}, target, opts);
+  elseif (isstruct (x) && isscalar (x) && isfield (x, "probs"))
+    opts = parse_options ("attn_explore", spec, varargin(2:end));
+    tr = x;
+    dec = [];
+  else
+    error ("attention:type",
+           "attn_explore: the first argument must be a model or a forward trace (attn_forward), got %s",
+           disp_arg (x));
+  endif
+  if (isempty (opts.file) && nargout == 0)
+    error ("attention:option",
+           "attn_explore: give the option \"file\" with a file name, or ask for the page as output");
+  endif
+  title = opts.title;
+  if (isempty (title))
+    title = ["attention explorer: " sentence(tr)];
+  endif
+  page = explore_page (explore_matrices (tr), dec, title, opts.digits);
+  if (! isempty (opts.file))
+    [fid, msg] = fopen (opts.file, "w");
+    if (fid < 0)
+      error ("attention:file", "attn_explore: cannot write FILE \"%s\": %s",
+             opts.file, msg);
+    endif
+    fwrite (fid, page);
+    fclose (fid);
+  endif
+  if (nargout > 0)
+    html = page;
+  endif
+endfunction
+
+function s = sentence (tr)
+  if (isfield (tr, "source_labels"))
+    s = strjoin (cellstr (tr.source_labels(:)'), " ");
+  else
+    s = strjoin (cellstr (tr.target_labels(:)'), " ");
+  endif
+endfunction
+
+## The forward trace and, for a generating model, its decoding steps.
+function [tr, dec] = run_model (m, source, target, opts)
+  dec = [];
+  generates = isfield (m, "decoder");
+  two_stacks = generates && isfield (m, "encoder");
+  if (! two_stacks && ! isempty (target))
+    error ("attention:type",
+           "attn_explore: TARGET is for encoder-decoder and pooled models; this model reads one sequence (got TARGET %s)",
+           disp_arg (target));
+  endif
+  if (! two_stacks)
+    tr = attn_forward (m, source);
+    if (generates && opts.decode)
+      args = {};
+      if (isfinite (opts.max_len))
+        args = {"max_len", opts.max_len};
+      endif
+      [~, info] = attn_continue (m, source, args{:});
+      dec = steps (m, info, {}, [],
+                   sprintf ("prompt \"%s\": %d step%s, %d decoder rows computed (stopped: %s)",
+                            strjoin (info.prompt_tokens, " "), numel (info.tokens),
+                            plural (numel (info.tokens), "s"), info.rows_computed,
+                            info.stopped),
+                   "no cross-attention: each step's new row reads the prompt and the tokens before it");
+    endif
+    return;
+  endif
+  if (opts.decode)
+    [~, info] = attn_greedy (m, source, "max_len", opts.max_len);
+    dec = steps (m, info, info.source_labels, info.A,
+                 sprintf ("%d encoder pass%s, %d decoder step%s (stopped: %s)",
+                          info.encoder_passes, plural (info.encoder_passes, "es"),
+                          info.decoder_steps, plural (info.decoder_steps, "s"),
+                          info.stopped),
+                 "no cross-attention: every step reads the pooled vector c");
+    if (isempty (target))
+      ## the decoder rows that chose each token: <bos> and all but the last
+      target = [{"<bos>"}, info.tokens(1:end-1)];
+    endif
+  endif
+  if (isempty (target))
+    target = "<bos>";
+  endif
+  tr = attn_forward (m, source, target);
+endfunction
+
+function s = plural (n, ending)
+  s = "";
+  if (n != 1)
+    s = ending;
+  endif
+endfunction
+
+function dec = steps (m, info, source, A, summary, nocross)
+  [p, order] = sort (info.probs, 2, "descend");
+  k = min (5, columns (p));
+  words = m.tgt_vocab.words;
+  if (size (A, 3) == 0)
+    A = [];
+  endif
+  dec = struct ("summary", summary, "source", {cellstr(source(:)')},
+                "tokens", {cellstr(info.tokens(:)')},
+                "top", {reshape(words(order(:, 1:k)), rows (p), k)},
+                "topp", p(:, 1:k), "cross", A, "nocross", nocross);
+endfunction
+
+%!test
+%! ## the page holds the trace's numbers as printed, its blocks and tokens
+%! m = attn_toy ("river");
+%! tr = attn_forward (m, "the river bank", "<bos> la rive");
+%! html = attn_explore (m, "the river bank");
+%! assert (strncmp (html, "<!DOCTYPE html>", 15));
+%! assert (! isempty (strfind (html, "name: \"decoder.1.cross.A\"")));
+%! ## without a target the decoder reads its own greedy translation
+%! row = regexp (html, 'name: "decoder\.1\.cross\.A"[^\n]*\n pages: \[\[\[([^\]]*)\]', "tokens", "once"){1};
+%! assert (str2double (strsplit (row, ",")), tr.decoder.cross.A(1, :), -5e-4);
+%! assert (! isempty (strfind (html, "1 encoder pass, 3 decoder steps (stopped: eos)")));
+%! ## nothing is fetched from anywhere (the one address is SVG's name)
+%! html = strrep (html, "\"http://www.w3.org/2000/svg\"", "");
+%! assert (isempty (regexp (html, '\s(src|href)\s*=\s*["'']|https?:|@import|url\(', "once")));
+
+%!test
+%! ## seed 004: 1 encoder pass, 4 decoder steps, each step's cross row
+%! m = attn_toy ("blackcat");
+%! [~, info] = attn_greedy (m, "the black cat");
+%! html = attn_explore (m, "the black cat", "digits", 6);
+%! assert (! isempty (strfind (html, "1 encoder pass, 4 decoder steps")));
+%! cross = regexp (html, 'cross: \[(.*?)\],\n nocross', "tokens", "once"){1};
+%! v = str2double (regexp (cross, '[-0-9.e]+', "match"));
+%! assert (v, reshape (permute (info.A, [2 3 4 1]), 1, []), -5e-6);
+%! top = regexp (html, 'top: \[\["([^"]*)"', "tokens", "once"){1};
+%! assert (top, "le");
+
+%!test
+%! ## a word that would end the script or a string is escaped
+%! c = struct ("src_vocab", {{"</script> \"x\" a&b"}}, "tgt_vocab", {{"<b>"}}, "d", 4, "heads", 1);
+%! m = attn_model (c);
+%! html = attn_explore (m, "</script> \"x\" a&b", "<b>", "title", "</title><b>");
+%! body = html(strfind (html, "const DATA"):end);
+%! assert (numel (strfind (html, "</script>")), 2);
+%! assert (isempty (strfind (body(1:strfind (body, "</script>")(1)), "\"x\"")));
+%! assert (! isempty (strfind (html, "<title>&lt;/title&gt;&lt;b&gt;</title>")));
+
+%!test
+%! ## every family: the encoder-only page has its head output, the pooled one c
+%! cfg = struct ("family", "encoder-token", "vocab", "raghav goes to school",
+%!               "classes", {{"PERSON", "OTHER"}}, "d", 4, "heads", 2, "layers", 1);
+%! html = attn_explore (attn_family (cfg), "raghav goes to school");
+%! assert (! isempty (strfind (html, "name: \"encoder.1.self.A\"")));
+%! assert (! isempty (strfind (html, "name: \"probs\"")));
+%! assert (! isempty (strfind (html, "decoding: null")));
+%! cfg = struct ("family", "pooled-add", "d", 4, "heads", 1, "layers", 1,
+%!               "src_vocab", {{"the river bank"}}, "tgt_vocab", {{"la rive"}});
+%! html = attn_explore (attn_family (cfg), "the river bank", "max_len", 2);
+%! assert (! isempty (strfind (html, "name: \"c\"")));
+%! assert (! isempty (strfind (html, "every step reads the pooled vector c")));
+%! cfg = struct ("family", "decoder-only", "vocab", "raghav goes to school",
+%!               "d", 4, "heads", 1, "layers", 1);
+%! html = attn_explore (attn_family (cfg), "raghav goes", "max_len", 2);
+%! assert (! isempty (regexp (html, 'raghav goes\\u0022: [12] steps?, ', "once")));
+%! assert (! isempty (strfind (html, "cross: [],")));
+
+%!test
+%! ## from a trace, written to a file
+%! tr = attn_forward (attn_toy ("river"), "the financial bank", "la");
+%! f = [tempname() ".html"];
+%! unwind_protect
+%!   attn_explore (tr, "file", f);
+%!   html = fileread (f);
+%!   assert (! isempty (strfind (html, "decoding: null")));
+%!   assert (! isempty (strfind (html, "attention explorer: the financial bank &lt;eos&gt;")));
+%! unwind_protect_cleanup
+%!   delete (f);
+%! end_unwind_protect
+
+%!error id=attention:option attn_explore (attn_toy ("river"), "the river bank")
+%!error id=attention:option attn_explore (attn_toy ("river"), "the river bank", "file", 3)
+%!error id=attention:option attn_explore (attn_toy ("river"), "the river bank", "digits", 1, "file", "x.html")
+%!error id=attention:type attn_explore (3, "file", "x.html")
+%!error id=attention:file attn_explore (attn_toy ("river"), "the river bank", "file", "/nonexistent/dir/x.html")
+%!error id=attention:type attn_explore (attn_family (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}}, "d", 4, "heads", 1, "layers", 1)), "a b", "b", "file", "x.html")
+
+%!demo
+%! ## the river-bank toy: open the file in a browser
+%! f = fullfile (tempdir (), "river_explorer.html");
+%! attn_explore (attn_toy ("river"), "the river bank", "file", f);
+%! printf ("open %s in a browser\n", f);
