@@ -4,7 +4,7 @@
 #   make setup    install missing system packages with apt-get (Debian)
 #   make demo     setup, build, run doc/attention_demo.m
 #   make check    setup, build, run every test (C, Octave, doctest, and an
-#                 installed copy); last line "N passed, N failed"
+#                 installed copy); last line "N passed, N failed, N skipped"
 #   make bench    run the benchmarks tests/bench/bench_*.m
 #   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
 #   make dist     attention-VERSION.tar.gz for pkg install
@@ -32,6 +32,10 @@ INPLACE_PATH = addpath ("$(CURDIR)/src", "$(CURDIR)/inst");
 # doctests and figures need.
 APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
                gnuplot-nox fonts-freefont-otf ghostscript
+# Optional: the browser that attn_explore's pages are tested in
+# (tests/test_explore_browser.m).  Where it cannot be installed, make setup
+# goes on and those tests are counted as skipped.
+OPTIONAL_APT_PACKAGES = chromium
 
 # What pkg install needs: metadata, the C sources with their help stubs,
 # the Octave functions and the documentation; in a git checkout only the
@@ -73,7 +77,22 @@ setup:
 	fi; \
 	command -v mkoctfile >/dev/null 2>&1 || { \
 	  echo "mkoctfile not found: install Octave and its development files" >&2; \
-	  exit 1; }
+	  exit 1; }; \
+	optional=""; \
+	if command -v dpkg-query >/dev/null 2>&1; then \
+	  for p in $(OPTIONAL_APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
+	      || optional="$$optional $$p"; \
+	  done; \
+	fi; \
+	if [ -n "$$optional" ]; then \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo -n"; fi; \
+	  echo "Installing (optional):$$optional"; \
+	  { $$sudo apt-get update \
+	    && $$sudo env DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y $$optional; } \
+	  || echo "could not install$$optional: the browser tests will be skipped" >&2; \
+	fi
 
 check: setup
 	@$(MAKE) --no-print-directory all

@@ -8,10 +8,11 @@
 #   3. the demo runs                   doc/attention_demo.m
 #   4. install TARBALL into a temporary prefix, load it, spot checks
 #   5. the installed package's tests   run_tests ("--installed", PREFIX)
-# A stage reports its counts in a last line "N passed, N failed"; a stage
-# that exits non-zero without failures counted is one failure, and one that
-# succeeds without printing counts is one pass.  Prints the totals as the
-# very last line and exits non-zero on any failure.
+# A stage reports its counts in a last line "N passed, N failed" or
+# "N passed, N failed, N skipped"; a stage that exits non-zero without
+# failures counted is one failure, and one that succeeds without printing
+# counts is one pass.  Prints the totals as the very last line
+# ("N passed, N failed, N skipped") and exits non-zero on any failure.
 
 set -uo pipefail
 
@@ -24,6 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 total_pass=0
 total_fail=0
+total_skip=0
 summary=()
 
 stage () {
@@ -33,12 +35,16 @@ stage () {
   printf '\n=== %s\n' "$name"
   "$@" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
-  local counts pass=0 fail=0
-  counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+  local counts pass=0 fail=0 skip=0
+  counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" \
+           | tail -n 1)
   if [ -n "$counts" ]; then
     pass=${counts%% passed*}
     fail=${counts#*passed, }
-    fail=${fail%% failed}
+    fail=${fail%% failed*}
+    case $counts in
+      *skipped) skip=${counts##*failed, }; skip=${skip%% skipped} ;;
+    esac
   elif [ "$status" -eq 0 ]; then
     pass=1
   fi
@@ -48,8 +54,9 @@ stage () {
   fi
   total_pass=$((total_pass + pass))
   total_fail=$((total_fail + fail))
-  summary+=("$(printf '%6d passed %4d failed %5d s  %s' "$pass" "$fail" \
-                $((SECONDS - start)) "$name")")
+  total_skip=$((total_skip + skip))
+  summary+=("$(printf '%6d passed %4d failed %4d skipped %5d s  %s' "$pass" \
+                "$fail" "$skip" $((SECONDS - start)) "$name")")
 }
 
 cd "$root" || exit 1
@@ -77,5 +84,5 @@ stage "Octave tests of the installed package" \
 
 printf '\n=== Summary\n'
 printf '%s\n' "${summary[@]}"
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -22,10 +22,13 @@
 ## Each test file runs in its own @command{octave-cli} process (as many at
 ## once as there are cores, or @env{ATTN_TEST_JOBS}), so a file that errors,
 ## hangs (killed after @env{ATTN_TEST_TIMEOUT} seconds, default 600) or
-## crashes Octave counts as failed without stopping the others.  Logs of
+## crashes Octave counts as failed without stopping the others.  A test
+## whose condition does not hold here (@code{%!testif}, e.g. the browser
+## tests without Chromium) is counted as skipped, never as passed.  Logs of
 ## failing files are printed; the last line is exactly
-## @samp{@var{N} passed, @var{N} failed}.  Returns the number of failures,
-## so @code{exit (run_tests () > 0)} gives a shell status.
+## @samp{@var{N} passed, @var{N} failed, @var{N} skipped}.  Returns the
+## number of failures, so @code{exit (run_tests () > 0)} gives a shell
+## status.
 ## @end deftypefn
 
 function nfail = run_tests (varargin)
@@ -52,11 +55,12 @@ function nfail = run_tests (varargin)
 
   npass = sum ([results.npass]);
   nfail = sum ([results.nfail]);
+  nskip = sum ([results.nskip]);
   failed = results([results.nfail] > 0);
   for r = failed
     printf ("\n==== %s: log ====\n%s\n", r.label, r.log);
   endfor
-  printf ("%d passed, %d failed\n", npass, nfail);
+  printf ("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
 endfunction
 
 function txt = describe (mode, prefix)
@@ -172,7 +176,7 @@ function results = run_jobs (jobs, root, mode, prefix)
            " run_tests (\"--child\");'", ...
            " > \"$ATTN_TEST_LOG\" 2>&1 < /dev/null"];
     results = struct ("label", {jobs.label}, "npass", 0, "nfail", 0,
-                      "log", "", "seconds", 0);
+                      "nskip", 0, "log", "", "seconds", 0);
     running = zeros (0, 3);   # rows: pid, job index, start time
     next = 1;
     while (next <= numel (jobs) || ! isempty (running))
@@ -209,7 +213,8 @@ function q = shell_quote (s)
   q = ["'" strrep(s, "'", "'\\''") "'"];
 endfunction
 
-## Reads a child's counts; a child that died or reported nothing failed.
+## Reads a child's counts (passed, failed and, from this version on,
+## skipped); a child that died or reported nothing failed.
 function r = collect (r, tmp, i, status)
   logfile = fullfile (tmp, sprintf ("%d.log", i));
   if (exist (logfile, "file"))
@@ -220,12 +225,16 @@ function r = collect (r, tmp, i, status)
   if (exist (outfile, "file"))
     counts = sscanf (fileread (outfile), "%d");
   endif
-  if (numel (counts) == 2)
+  known = any (numel (counts) == [2, 3]);
+  if (known)
     r.npass = counts(1);
     r.nfail = counts(2);
+    if (numel (counts) == 3)
+      r.nskip = counts(3);
+    endif
   endif
   code = WEXITSTATUS (status);
-  if (! WIFEXITED (status) || code != 0 || numel (counts) != 2)
+  if (! WIFEXITED (status) || code != 0 || ! known)
     if (WIFSIGNALED (status))
       why = sprintf ("killed by signal %d", WTERMSIG (status));
     elseif (code == 124)
@@ -248,8 +257,8 @@ function report (r)
   else
     tag = "ok  ";
   endif
-  printf ("  %s %4d passed %4d failed %6.1f s  %s\n", tag, r.npass, r.nfail,
-          r.seconds, r.label);
+  printf ("  %s %4d passed %4d failed %3d skipped %6.1f s  %s\n", tag,
+          r.npass, r.nfail, r.nskip, r.seconds, r.label);
   fflush (stdout);
 endfunction
 
@@ -263,18 +272,19 @@ function run_child ()
   set (0, "defaultfigurevisible", "off");
   npass = 0;
   nfail = 0;
+  nskip = 0;
   try
     if (strcmp (kind, "doctest"))
       [npass, nfail] = run_doctest (strsplit (target, pathsep ()));
     else
-      [npass, nfail] = run_test_file (target);
+      [npass, nfail, nskip] = run_test_file (target);
     endif
   catch err
     printf ("error while running %s:\n%s\n", target, err.message);
     nfail = max (nfail, 1);
   end_try_catch
   fid = fopen (getenv ("ATTN_TEST_OUT"), "w");
-  fprintf (fid, "%d %d\n", npass, nfail);
+  fprintf (fid, "%d %d %d\n", npass, nfail, nskip);
   fclose (fid);
 endfunction
 
@@ -294,15 +304,15 @@ endfunction
 
 ## Runs the %! blocks of FILE from its own folder (so that tests of
 ## private functions can call them), as __run_test_suite__ does.
-function [npass, nfail] = run_test_file (file)
+function [npass, nfail, nskip] = run_test_file (file)
   cd (fileparts (file));
-  [n, nmax, nxfail, nbug, nskip, nrtskip, nregression] = ...
+  [n, nmax, nxfail, nbug, nmissing, nrtskip, nregression] = ...
     test (file, "quiet", stdout);
   npass = n;
   nfail = nmax - n - nxfail - nbug - nregression;
-  if (nxfail + nbug + nskip + nrtskip > 0)
-    printf ("%s: %d known failures, %d skipped\n", file,
-            nxfail + nbug, nskip + nrtskip);
+  nskip = nmissing + nrtskip;
+  if (nxfail + nbug + nskip > 0)
+    printf ("%s: %d known failures, %d skipped\n", file, nxfail + nbug, nskip);
   endif
 endfunction
 
