@@ -40,7 +40,7 @@
 
 %!function v = cells (dom, name, page)
 %!  ## the values in the table of matrix NAME (head PAGE), row by row
-%!  t = regexp (dom, sprintf ('<table class="mat" data-name="%s" data-page="%d">.*?</table>',
+%!  t = regexp (dom, sprintf ('<table class="mat[^"]*" data-name="%s" data-page="%d">.*?</table>',
 %!                            regexptranslate ("escape", name), page), "match", "once");
 %!  v = regexp (t, '<td[^>]*?data-v="([^"]*)"', "tokens");
 %!  v = str2double ([v{:}]);
@@ -52,7 +52,7 @@
 %!  w = reshape (str2double ([l{:}]), 4, [])';
 %!endfunction
 
-%!shared tr, shown, dom, hover, info, decoding, odd, img
+%!shared tr, shown, dom, hover, info, decoding, odd, img, ptr, pooled
 %! dir = tempname ();
 %! mkdir (dir);
 %! ## a 2-layer, 4-head model on a 12-word sentence; its translation has
@@ -70,8 +70,14 @@
 %! cat = fullfile (dir, "cat.html");
 %! attn_explore (attn_toy ("blackcat"), "the black cat", "file", cat);
 %! [~, info] = attn_greedy (attn_toy ("blackcat"), "the black cat");
+%! ## a pooled model: the decoder reads one vector c
+%! pm = attn_family (struct ("family", "pooled-add", "d", 4, "heads", 2, "layers", 1,
+%!                           "src_vocab", {{"the river bank"}}, "tgt_vocab", {{"la rive"}}));
+%! ptr = attn_forward (pm, "the river bank", "la");
+%! pfile = fullfile (dir, "pooled.html");
+%! attn_explore (pm, "the river bank", "la", "file", pfile, "decode", false);
 %! png = fullfile (dir, "heads.png");
-%! shown = dom = hover = decoding = "";
+%! shown = dom = hover = decoding = pooled = "";
 %! img = [];
 %! if (have_browser ())
 %!   shown = strcat ("decoder.1.self.", {"Q", "K", "V", "message", "delta", "out"});
@@ -81,6 +87,7 @@
 %!   hover = chromium (["file://" big "#block=cross&layer=2&head=all&hover=3"], png);
 %!   img = double (imread (png));
 %!   decoding = chromium (["file://" cat "#view=decoding"]);
+%!   pooled = chromium (["file://" pfile]);
 %! endif
 %! confirm_recursive_rmdir (false, "local");
 %! rmdir (dir, "s");
@@ -180,3 +187,12 @@
 %! assert (nnz (r > g + 100 & r > b + 100 & g < 100) > 200);     # head 2, red
 %! assert (nnz (g > r + 40 & g > b + 40) > 200);                 # head 3, green
 %! assert (nnz (r > b + 120 & g > 110 & g < 180) > 200);         # head 4, orange
+
+%!testif ; have_browser ()
+%! ## a pooled model's page: no cross-attention block, and the vector c
+%! blocks = regexp (pooled, '<li data-block="(\w+)"', "tokens");
+%! assert (unique ([blocks{:}]), {"decoder", "encoder"});
+%! assert (! isempty (strfind (pooled, "The pooled vector c")));
+%! assert (cells (pooled, "c", 1), ptr.c, -5e-4);
+%! assert (cells (pooled, "pool_weights", 1), ptr.pool_weights', -5e-4);
+%! assert (isempty (strfind (pooled, "tab-decoding")));

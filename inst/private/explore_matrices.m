@@ -76,7 +76,14 @@ function e = entry (s, name, path, stack, block, labels)
   e.name = path;
   e.note = notation (name, stack, block, labels);
   kernel = any (strcmp (block, {"self", "cross"}));
-  e.rows = row_labels (rows (v), row_side (name, stack, block, labels), name, labels);
+  if (strcmp (stack, "top") && any (strcmp (name, {"c", "u", "prefix", "readout", "hidden_pre", "hidden"})))
+    e.rows = {name};                  # one vector per sentence
+  elseif (strcmp (stack, "top") && ! labels.has_tgt && rows (v) == 1
+          && any (strcmp (name, {"logits", "probs"})))
+    e.rows = {"sentence"};
+  else
+    e.rows = row_labels (rows (v), row_side (name, stack, block, labels), name, labels);
+  endif
   e.groups = 1;
   if (any (strcmp (name, {"scores", "A"})))
     e.cols = row_labels (columns (v), key_side (stack, block), "", labels);
@@ -271,5 +278,10 @@ endfunction
 %! assert (out.rows, {"[c]", "<bos>", "la"});
 %! pooled = mats(strcmp ({mats.name}, "c"));
 %! assert (pooled.rows, {"c"});
+%! c = struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"X", "Y"}},
+%!             "d", 4, "heads", 1, "layers", 1);
+%! mats = explore_matrices (attn_forward (attn_family (c), "a"));
+%! assert (mats(strcmp ({mats.name}, "probs")).rows, {"sentence"});
+%! assert (mats(strcmp ({mats.name}, "readout")).rows, {"readout"});
 
 %!error <one sentence> explore_matrices (attn_forward (attn_toy ("river"), attn_batch (attn_toy ("river"), {"the river bank", "the financial bank"}, {"la rive", "la banque"})))

@@ -293,9 +293,13 @@
   }
   const pooled = document.getElementById("pooled");
   if (byName.c) {
-    pooled.appendChild(el("h2", {}, "The pooled vector c (what the decoder reads of the source)"));
+    pooled.appendChild(el("h2", {}, "The pooled vector c (all the decoder reads of the source) and its weights"));
     pooled.appendChild(table(byName.c, 0, true));
     if (byName.pool_weights) pooled.appendChild(table(byName.pool_weights, 0, true));
+  }
+  if (byName.readout) {
+    pooled.appendChild(el("h2", {}, "The readout row (what the classifier reads)"));
+    pooled.appendChild(table(byName.readout, 0, true));
   }
 
   // ---- decoding view -----------------------------------------------------
