@@ -55,43 +55,35 @@ all:
 	$(MAKE) -C src
 
 # Installs the Debian packages when Octave's mkoctfile is missing, or when
-# Octave came from Debian and some of the others are missing.  Uses sudo
-# only when not root.
+# Octave came from Debian and some of the others are missing; then the
+# optional ones, going on without them when they cannot be installed.  Uses
+# sudo only when not root.
 setup:
-	@missing=""; \
-	if command -v dpkg-query >/dev/null 2>&1 \
-	   && { ! command -v mkoctfile >/dev/null 2>&1 \
-	        || dpkg-query -W -f='$${Status}' octave 2>/dev/null \
-	           | grep -q "ok installed"; }; then \
-	  for p in $(APT_PACKAGES); do \
+	@missing_of () { for p in "$$@"; do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
-	      || missing="$$missing $$p"; \
-	  done; \
-	fi; \
-	if [ -n "$$missing" ]; then \
+	      || printf ' %s' $$p; \
+	  done; }; \
+	apt_install () { \
 	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
-	  echo "Installing:$$missing"; \
+	  echo "Installing:$$*"; \
 	  $$sudo apt-get update \
-	  && $$sudo env DEBIAN_FRONTEND=noninteractive \
-	     apt-get install -y $$missing || exit 1; \
+	  && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "$$@"; }; \
+	dpkg=false; command -v dpkg-query >/dev/null 2>&1 && dpkg=true; \
+	missing=""; \
+	if $$dpkg && { ! command -v mkoctfile >/dev/null 2>&1 \
+	               || dpkg-query -W -f='$${Status}' octave 2>/dev/null \
+	                  | grep -q "ok installed"; }; then \
+	  missing=$$(missing_of $(APT_PACKAGES)); \
 	fi; \
+	if [ -n "$$missing" ]; then apt_install $$missing || exit 1; fi; \
 	command -v mkoctfile >/dev/null 2>&1 || { \
 	  echo "mkoctfile not found: install Octave and its development files" >&2; \
 	  exit 1; }; \
 	optional=""; \
-	if command -v dpkg-query >/dev/null 2>&1; then \
-	  for p in $(OPTIONAL_APT_PACKAGES); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
-	      || optional="$$optional $$p"; \
-	  done; \
-	fi; \
+	if $$dpkg; then optional=$$(missing_of $(OPTIONAL_APT_PACKAGES)); fi; \
 	if [ -n "$$optional" ]; then \
-	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo -n"; fi; \
-	  echo "Installing (optional):$$optional"; \
-	  { $$sudo apt-get update \
-	    && $$sudo env DEBIAN_FRONTEND=noninteractive \
-	       apt-get install -y $$optional; } \
-	  || echo "could not install$$optional: the browser tests will be skipped" >&2; \
+	  apt_install $$optional \
+	    || echo "could not install$$optional: the browser tests will be skipped" >&2; \
 	fi
 
 check: setup
