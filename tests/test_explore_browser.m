@@ -11,13 +11,17 @@
 %!  exe = getenv ("ATTN_CHROMIUM");
 %!  if (isempty (exe))
 %!    exe = file_in_path (getenv ("PATH"), "chromium");
-%!  elseif (! exist (exe, "file"))
-%!    exe = "";
 %!  endif
 %!endfunction
 
 %!function tf = have_browser ()
-%!  tf = ! isempty (browser ());
+%!  ## found, and it runs (an installed wrapper whose browser is gone does not)
+%!  persistent ok
+%!  if (isempty (ok))
+%!    exe = browser ();
+%!    ok = ! isempty (exe) && system (sprintf ("timeout 30 '%s' --version > /dev/null 2>&1", exe)) == 0;
+%!  endif
+%!  tf = ok;
 %!endfunction
 
 %!function dom = chromium (url, png)

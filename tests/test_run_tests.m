@@ -1,6 +1,6 @@
 ## Tests of the counting runner tests/run_tests.m on a throwaway tree whose
 ## outcomes are known by construction: passing, failing, malformed,
-## crashing and hanging test files, and a private function's tests.
+## crashing, hanging and skipped test files, and a private function's tests.
 
 %!function root = make_tree (files)
 %!  root = tempname ();
@@ -46,15 +46,18 @@
 %!   "tests/unit/test_hang.m", "%!test\n%! while (true)\n%! endwhile\n",
 %!   "tests/unit/helper.m", "%!assert (false)\n"});
 %! [status, out] = run_tree (root);
-%! assert (last_line (out), "4 passed, 4 failed");
+%! assert (last_line (out), "4 passed, 4 failed, 0 skipped");
 %! assert (status, 1);
 %! assert (! isempty (strfind (out, "tests/unit/test_crash.m: crashed (signal 11)")));
 %! assert (! isempty (strfind (out, "tests/unit/test_hang.m: timed out")));
 %! assert (isempty (strfind (out, "helper.m")));
 
 %!test
-%! ## an all-passing tree exits 0
-%! root = make_tree ({"tests/unit/test_ok.m", "%!assert (true)\n%!assert (2, 2)\n"});
+%! ## an all-passing tree exits 0; tests whose condition does not hold here
+%! ## (a run-time condition, a feature Octave lacks) count as skipped
+%! root = make_tree ({"tests/unit/test_ok.m", "%!assert (true)\n%!assert (2, 2)\n",
+%!                    "tests/unit/test_skip.m", ["%!testif ; false\n%! error ('ran');\n", ...
+%!                                               "%!testif HAVE_NO_SUCH_FEATURE\n%! error ('ran');\n"]});
 %! [status, out] = run_tree (root);
-%! assert (last_line (out), "2 passed, 0 failed");
+%! assert (last_line (out), "2 passed, 0 failed, 2 skipped");
 %! assert (status, 0);
