@@ -7,7 +7,9 @@
 ## browser, offline.
 ##
 ## The page is self-contained (no network access, no external script or
-## font: plain JavaScript and SVG) and has three views:
+## font: plain JavaScript and SVG) and small enough to mail: about 35 kB
+## for the river-bank toy, 330 kB for a 2-layer, 4-head model of width 16
+## on a 12-word sentence.  It has three views:
 ##
 ## @table @asis
 ## @item Heads
