@@ -162,17 +162,19 @@ function msg = explain (err, submission, missing)
   if (isempty (msg))
     msg = "failed without a message";
   endif
-  where = "";
+  ## an error the student's code raised: say so, and where
   if (! isempty (submission))
     for s = err.stack(:)'
       if (strncmp (s.file, submission, numel (submission)))
         [~, f, e] = fileparts (s.file);
-        where = sprintf (" (in %s%s, line %d)", f, e, s.line);
+        msg = sprintf ("error: %s (in %s%s, line %d)", msg, f, e, s.line);
         break;
       endif
     endfor
   endif
-  msg = sprintf ("error: %s%s", msg, where);
+  if (numel (msg) > 4000)
+    msg = [msg(1:4000), " [...]"];
+  endif
 endfunction
 
 %!shared dir, grader
