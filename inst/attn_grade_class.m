@@ -123,7 +123,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
   mkdir (run.scratch);
   if (! opts.quiet)
     printf ("Grading %d submissions in %s with %s (%s)\n", numel (students), submissions,
-            grader, sandbox_note (run.sandbox));
+            grader, sandbox_note (run.sandbox, opts.sandbox));
   endif
 
   S = struct ("student", students, "score", 0, "points", sum ([tests.points]),
@@ -167,11 +167,14 @@ function s = choose_sandbox (want)
   endif
 endfunction
 
-function txt = sandbox_note (s)
+function txt = sandbox_note (s, want)
   if (strcmp (s, "bwrap"))
     txt = "sandboxed by bwrap: no network, read-only outside the scratch folder";
   else
-    txt = "no sandbox (bwrap not available): plain processes with limits, one at a time";
+    txt = "no sandbox: plain processes with limits, one at a time";
+    if (! strcmp (want, "none"))
+      txt = [txt, " (bwrap is missing or does not work here)"];
+    endif
   endif
 endfunction
 
@@ -217,7 +220,6 @@ function st = start_student (s, k, run)
   if (status != 0)
     error ("attention:file", "attn_grade_class: cannot copy the submission of %s: %s", s.student, msg);
   endif
-  st.progress = fullfile (st.dir, "progress.txt");
   st.from = 1;
   st.runs = 1;
   st.start = time ();
@@ -258,7 +260,7 @@ function pid = spawn (st, run)
   limits = {"prlimit", sprintf("--as=%d", round (run.opts.memory * 2^20)), ...
             sprintf("--fsize=%d", round (run.opts.output * 2^10))};
   env = {"ATTN_GRADE_PATH", run.path; "ATTN_GRADE_GRADER", st.grader; "ATTN_GRADE_SUB", st.sub;
-         "ATTN_GRADE_FROM", sprintf("%d", st.from); "ATTN_GRADE_PROGRESS", st.progress;
+         "ATTN_GRADE_FROM", sprintf("%d", st.from); "ATTN_GRADE_PROGRESS", progress_file(st);
          "HOME", st.work; "TMPDIR", fullfile(st.dir, "tmp")};
   old = cellfun (@getenv, env(:, 1), "uniformoutput", false);
   for i = 1:rows (env)
@@ -360,14 +362,20 @@ function cause = why_stopped (st, status, run)
   endif
 endfunction
 
+## Each process reports to its own file, so a test it never finished
+## stays unfinished.
+function f = progress_file (st)
+  f = fullfile (st.dir, sprintf ("progress%d.txt", st.runs));
+endfunction
+
 ## Reads the progress file: finished tests, and the test now running.
 function st = read_progress (st)
   st.finished = false;
   st.current = 0;
-  if (! exist (st.progress, "file"))
+  if (! exist (progress_file (st), "file"))
     return;
   endif
-  lines = strsplit (fileread (st.progress), "\n");
+  lines = strsplit (fileread (progress_file (st)), "\n");
   for i = 1:numel (lines)
     f = strsplit (lines{i}, "\t");
     switch (f{1})
@@ -424,6 +432,12 @@ function s = finish_student (s, st, run)
       causes{end+1} = sprintf ("%s in tests %s", what{i}, strjoin (arrayfun (@num2str, k, "uniformoutput", false), ", "));
     endif
   endfor
+  called = find (! cellfun (@isempty, regexp ({st.results.message},
+                                               'the submission called (exit|quit)', "once")));
+  if (! isempty (called))
+    causes{end+1} = sprintf ("called exit in %s %s", merge (isscalar (called), "test", "tests"),
+                             strjoin (arrayfun (@num2str, called, "uniformoutput", false), ", "));
+  endif
   if (! isempty (missing))
     causes = [{sprintf("missing %s", strjoin (missing, ", "))}, causes];
   endif
