@@ -33,6 +33,8 @@
 ## at most this many elements per array, spread evenly over it
 ## (default @code{Inf}: all).
 ## @end table
+## An unknown option or a value out of range is an @code{attention:option}
+## error.
 ##
 ## Without output arguments a per-parameter table is printed.  @var{ok} is
 ## true when every parameter passes; @var{report} is a struct array with

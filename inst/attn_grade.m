@@ -36,7 +36,9 @@
 ## @end table
 ##
 ## @var{R} has @code{grader}, @code{submission}, @code{missing} (the
-## header's files not found in @var{submission}), @code{tests} (struct
+## header's files not found in @var{submission}), @code{note} (which of
+## them Octave takes from elsewhere, e.g. a solution in the current
+## folder, since the submission comes last on the path), @code{tests} (struct
 ## array: @code{name}, @code{points}, @code{score}, @code{passed},
 ## @code{message}, @code{seconds}), @code{passed}, @code{total},
 ## @code{score}, @code{points} and @code{text} (the report).
@@ -77,7 +79,7 @@ function R = attn_grade (grader, submission, varargin)
     missing = files(! cellfun (@(f) exist (fullfile (submission, f), "file") == 2, files));
   endif
 
-  R = struct ("grader", grader, "submission", submission, "missing", {missing},
+  R = struct ("grader", grader, "submission", submission, "missing", {missing}, "note", "",
               "tests", struct ("name", {}, "points", {}, "score", {}, "passed", {},
                                "message", {}, "seconds", {}),
               "passed", 0, "total", numel (tests), "score", 0,
@@ -89,14 +91,13 @@ function R = attn_grade (grader, submission, varargin)
     if (! isempty (submission))
       addpath (submission, "-end");
     endif
-    ## a submission's exit or quit fails its test instead of ending Octave
-    eval ("function exit (varargin)\n  error ('attention:exit', 'the submission called exit');\nendfunction");
-    eval ("function quit (varargin)\n  error ('attention:exit', 'the submission called quit');\nendfunction");
     for i = 1:numel (functions)
-      eval (functions{i});
       helpers{end+1} = regexp (functions{i}, '^\s*function\s+(?:[^=]*=\s*)?(\w+)', "tokens", "once"){1};
     endfor
+    R.note = shadowed_files (files, submission);
     for k = opts.from:numel (tests)
+      ## again before every test: a submission may have cleared them
+      define (functions);
       progress (opts.progress, "start\t%d\n", k);
       [passed, message, seconds] = run_test (tests(k).code, k, submission, missing);
       cd (saved_dir);
@@ -122,6 +123,34 @@ function R = attn_grade (grader, submission, varargin)
   if (nargout == 0)
     clear R;
   endif
+endfunction
+
+## The grader's helpers, and an exit and a quit that fail the test
+## instead of ending Octave.
+function define (functions)
+  eval ("function exit (varargin)\n  error ('attention:exit', 'the submission called exit');\nendfunction");
+  eval ("function quit (varargin)\n  error ('attention:exit', 'the submission called quit');\nendfunction");
+  for i = 1:numel (functions)
+    eval (functions{i});
+  endfor
+endfunction
+
+## Which of the files to hand in Octave finds elsewhere than in the
+## submission (an earlier folder on the path, or the current folder).
+function txt = shadowed_files (files, submission)
+  txt = "";
+  if (isempty (submission))
+    return;
+  endif
+  for f = files(:)'
+    [~, name] = fileparts (f{1});
+    where = which (name);
+    if (! isempty (where) && exist (fullfile (submission, f{1}), "file")
+        && ! strncmp (where, submission, numel (submission)))
+      txt = sprintf ("%s%s is taken from %s, not from the submission; ", txt, name, where);
+    endif
+  endfor
+  txt = regexprep (txt, '; $', '');
 endfunction
 
 function progress (file, varargin)
@@ -222,6 +251,19 @@ endfunction
 %! assert (! isempty (strfind (R.tests(1).message, "not handed in: my_twice.m")));
 %! out = evalc ("attn_grade (grader, fullfile (dir, 'none'))");
 %! assert (! isempty (strfind (out, "0 of 3 tests, 0 of 5 points")));
+
+%!test
+%! ## a my_twice.m earlier on the path hides the submission's: said so
+%! addpath (fullfile (dir, "good"));
+%! unwind_protect
+%!   R = attn_grade (grader, fullfile (dir, "bad"), "quiet", true);
+%!   assert (R.score, 5);
+%!   assert (R.note, sprintf ("my_twice is taken from %s, not from the submission",
+%!                            fullfile (dir, "good", "my_twice.m")));
+%!   assert (! isempty (strfind (R.text, "note: my_twice is taken from")));
+%! unwind_protect_cleanup
+%!   rmpath (fullfile (dir, "good"));
+%! end_unwind_protect
 
 %!test
 %! f = [tempname(), ".txt"];

@@ -100,6 +100,8 @@ function S = attn_grade_class (grader, submissions, out, varargin)
   out = canonicalize_file_name (out);
   [tests, ~, files] = grade_parse (grader);
   students = student_folders (submissions);
+  students(strcmp (cellfun (@(d) fullfile (submissions, d), students, "uniformoutput", false),
+                   out)) = [];
 
   run.sandbox = choose_sandbox (opts.sandbox);
   run.jobs = opts.jobs;
@@ -117,9 +119,11 @@ function S = attn_grade_class (grader, submissions, out, varargin)
   run.out = out;
   run.scratch = tempname ();
   run.watched = {submissions, fileparts(grader)};
-  ## the package as this session sees it, every folder absolute
-  run.path = strjoin (cellfun (@make_absolute_filename, strsplit (path (), pathsep ()),
-                               "uniformoutput", false), pathsep ());
+  ## the package alone (its functions and its MEX files) on top of
+  ## Octave's own path: nothing else on this session's path, where a copy
+  ## of a solution could hide the student's file
+  run.path = strjoin (unique ({fileparts(mfilename ("fullpath")), fileparts(which ("attn_sdpa"))}),
+                      pathsep ());
   mkdir (run.scratch);
   if (! opts.quiet)
     printf ("Grading %d submissions in %s with %s (%s)\n", numel (students), submissions,
@@ -238,7 +242,7 @@ endfunction
 
 ## Starts one grading process for tests st.from onwards; returns its pid.
 function pid = spawn (st, run)
-  code = ["path (getenv ('ATTN_GRADE_PATH')); ", ...
+  code = ["addpath (getenv ('ATTN_GRADE_PATH')); ", ...
           "attn_grade (getenv ('ATTN_GRADE_GRADER'), getenv ('ATTN_GRADE_SUB'), 'quiet', true, ", ...
           "'from', str2double (getenv ('ATTN_GRADE_FROM')), 'progress', getenv ('ATTN_GRADE_PROGRESS')); ", ...
           "exit (0);"];
@@ -432,6 +436,12 @@ function s = finish_student (s, st, run)
       causes{end+1} = sprintf ("%s in tests %s", what{i}, strjoin (arrayfun (@num2str, k, "uniformoutput", false), ", "));
     endif
   endfor
+  memory = find (! cellfun (@isempty, regexp ({st.results.message}, 'out of memory', "once")));
+  if (! isempty (memory))
+    causes{end+1} = sprintf ("ran out of memory (limit %g MiB) in %s %s", run.opts.memory,
+                             merge (isscalar (memory), "test", "tests"),
+                             strjoin (arrayfun (@num2str, memory, "uniformoutput", false), ", "));
+  endif
   called = find (! cellfun (@isempty, regexp ({st.results.message},
                                                'the submission called (exit|quit)', "once")));
   if (! isempty (called))

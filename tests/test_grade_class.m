@@ -4,7 +4,8 @@
 ## attn_grade_class on a folder of fake submissions: a good one, a partly
 ## wrong one, one that loops forever, one that calls exit, one that ends
 ## its process, one that deletes files outside its folder, one that floods
-## its output and one without the function.  Short limits keep it quick.
+## its output, one that runs out of memory and one without the function.
+## Short limits keep it quick.
 
 %!function write (file, varargin)
 %!  fid = fopen (file, "w");
@@ -45,17 +46,18 @@
 %!     victims = [victims, sprintf(" delete ('%s'); delete ('%s');", which ("attn_grade"), grader)];
 %!   endif
 %!   put (subs, "deletes", ["  ", victims, "\n  delete (which ('grade_twice'));\n  y = 2 * x;"]);
+%!   put (subs, "hog", "  z = zeros (4e8, 1);\n  y = 2 * x;");
 %!   mkdir (fullfile (subs, "missing"));
 %!   write (fullfile (subs, "missing", "twice.m"), "function y = twice (x)\n  y = 2 * x;\nendfunction\n");
 %!   S = attn_grade_class (grader, subs, out, "time_limit", 2, "total_time", 5, "output", 64,
-%!                         "quiet", true);
+%!                         "memory", 1536, "quiet", true);
 %!   ## nothing outside a scratch folder changed: the package, the grader and,
 %!   ## with the sandbox, the other folders
 %!   assert (exist (which ("attn_grade"), "file"), 2);
 %!   assert (exist (grader, "file"), 2);
 %!   names = {S.student};
 %!   assert (names, sort ({"good", "partly_wrong", "loops", "calls_exit", "ends_octave", ...
-%!                         "floods", "deletes", "missing"}));
+%!                         "floods", "deletes", "hog", "missing"}));
 %!   r = @(name) S(strcmp (names, name));
 %!   assert ([r("good").score, r("good").points], [5 5]);
 %!   assert (r("good").status, "ok");
@@ -69,6 +71,8 @@
 %!   assert (r("ends_octave").status, "ended its process (exit status 4) in test 3");
 %!   assert (r("floods").score, 0);
 %!   assert (regexp (r("floods").status, "^flooded its output \\(more than 64 KiB\\) in test", "once"), 1);
+%!   assert (r("hog").score, 0);
+%!   assert (r("hog").status, "ran out of memory (limit 1536 MiB) in tests 1, 2, 3");
 %!   assert (r("missing").score, 0);
 %!   assert (r("missing").status, "missing my_twice.m");
 %!   assert (r("deletes").score, 5);
@@ -81,7 +85,7 @@
 %!   ## the outputs
 %!   csv = strsplit (strtrim (fileread (fullfile (out, "grades.csv"))), "\n");
 %!   assert (csv{1}, "student,score,points,time,status");
-%!   assert (numel (csv), 9);
+%!   assert (numel (csv), 10);
 %!   assert (! isempty (regexp (csv{strncmp (csv, "good,", 5)}, '^good,5,5,[\d.]+,ok$', "once")));
 %!   fb = fileread (fullfile (out, "partly_wrong", "feedback.txt"));
 %!   assert (! isempty (strfind (fb, "y (2×2): element (2,1) differs: expected 6, got 2")));

@@ -12,6 +12,9 @@ function text = grade_report (R)
   if (! isempty (R.missing))
     text = [text, sprintf("missing: %s\n", strjoin (R.missing, ", "))];
   endif
+  if (isfield (R, "note") && ! isempty (R.note))
+    text = [text, sprintf("note: %s\n", R.note)];
+  endif
   w = max ([20, cellfun(@numel, {R.tests.name})]);
   for k = 1:numel (R.tests)
     t = R.tests(k);
