@@ -92,12 +92,12 @@ function R = attn_grade (grader, submission, varargin)
       addpath (submission, "-end");
     endif
     for i = 1:numel (functions)
-      helpers{end+1} = regexp (functions{i}, '^\s*function\s+(?:[^=]*=\s*)?(\w+)', "tokens", "once"){1};
+      helpers{end+1} = regexp (functions{i}, '^\s*function\s+(?:[^=\n(]*=\s*)?(\w+)', "tokens", "once"){1};
     endfor
     R.note = shadowed_files (files, submission);
     for k = opts.from:numel (tests)
       ## again before every test: a submission may have cleared them
-      define (functions);
+      define (functions, helpers);
       progress (opts.progress, "start\t%d\n", k);
       [passed, message, seconds] = run_test (tests(k).code, k, submission, missing);
       cd (saved_dir);
@@ -126,12 +126,19 @@ function R = attn_grade (grader, submission, varargin)
 endfunction
 
 ## The grader's helpers, and an exit and a quit that fail the test
-## instead of ending Octave.
-function define (functions)
-  eval ("function exit (varargin)\n  error ('attention:exit', 'the submission called exit');\nendfunction");
-  eval ("function quit (varargin)\n  error ('attention:exit', 'the submission called quit');\nendfunction");
+## instead of ending Octave; only those not defined (so that a helper's
+## persistent variables last from test to test).
+function define (functions, helpers)
+  for w = {"exit", "quit"}
+    if (exist (w{1}) != 103)
+      eval (sprintf ("function %s (varargin)\n  error ('attention:exit', 'the submission called %s');\nendfunction",
+                     w{1}, w{1}));
+    endif
+  endfor
   for i = 1:numel (functions)
-    eval (functions{i});
+    if (exist (helpers{i}) != 103)
+      eval (functions{i});
+    endif
   endfor
 endfunction
 
@@ -273,6 +280,15 @@ endfunction
 %! assert (numel (R.tests), 2);
 %! assert (strncmp (log, "start\t2\ndone\t2\t0\t", 16));
 %! assert (regexp (log, 'finished\n$', "once") > 0);
+
+%!test
+%! ## a submission that clears every function: the grader's helpers return
+%! mkdir (fullfile (dir, "clears"));
+%! fid = fopen (fullfile (dir, "clears", "my_twice.m"), "w");
+%! fprintf (fid, "function y = my_twice (x)\n  y = 2 * x;\n  clear functions;\nendfunction\n");
+%! fclose (fid);
+%! R = attn_grade (grader, fullfile (dir, "clears"), "quiet", true);
+%! assert ([R.passed, R.score], [3 5]);
 
 %!test
 %! confirm_recursive_rmdir (false, "local");
