@@ -7,7 +7,13 @@
 #                 installed copy); last line "N passed, N failed, N skipped"
 #   make bench    run the benchmarks tests/bench/bench_*.m
 #   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
-#   make dist     attention-VERSION.tar.gz for pkg install
+#   make dist     attention-VERSION.tar.gz for pkg install: the student
+#                 package (assignments without solutions or wrong variants)
+#   make dist-instructor  attention-VERSION-instructor.tar.gz: the same with
+#                 the answer keys and the graders' self-tests
+#   make grade GRADER=file SUBMISSIONS=dir/ [GRADES=dir]  grade a class:
+#                 each student's folder in its own sandboxed process;
+#                 grades.csv, feedback and results.json in GRADES/
 #   make clean    remove build products
 #   make sanitize C core unit tests built with ASan and UBSan
 #   make memcheck C core unit tests and the MEX functions under valgrind
@@ -31,7 +37,7 @@ INPLACE_PATH = addpath ("$(CURDIR)/src", "$(CURDIR)/inst");
 # Debian packages: Octave with mkoctfile, an optimised BLAS, and what the
 # doctests and figures need.
 APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
-               gnuplot-nox fonts-freefont-otf ghostscript
+               gnuplot-nox fonts-freefont-otf ghostscript bubblewrap
 # Optional: the browser that attn_explore's pages are tested in
 # (tests/test_explore_browser.m).  Where it cannot be installed, make setup
 # goes on and those tests are counted as skipped.
@@ -41,11 +47,22 @@ OPTIONAL_APT_PACKAGES = chromium
 # the Octave functions and the documentation; in a git checkout only the
 # files git tracks (no stray files), otherwise every file there.
 DIST_TREES = src inst doc
-DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
-  $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
+DIST_ALL = $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
     2>/dev/null || find $(DIST_TREES) -type f)))
+# The answer keys (solutions and planted wrong solutions of the
+# assignments) and the graders' self-tests go to instructors only.
+ANSWER_KEYS = $(shell printf '%s\n' $(DIST_ALL) \
+    | grep -E '^doc/assignments/[^/]+/(solution|wrong)/')
+GRADER_TESTS = tests/test_assignments.m tests/test_grade_train_step.m \
+  tests/test_grade_class.m
+DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
+  $(filter-out $(ANSWER_KEYS),$(DIST_ALL))
+INSTRUCTOR_NAME := $(DISTNAME)-instructor
+INSTRUCTOR_TARBALL := $(INSTRUCTOR_NAME).tar.gz
+GRADES ?= grades
+GRADE_OPTIONS ?= "time_limit", 60, "total_time", 600
 
-.PHONY: all setup check demo bench dist clean train-demo
+.PHONY: all setup check demo bench dist dist-instructor grade clean train-demo
 .PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
@@ -156,8 +173,24 @@ dist:
 	rm -rf $(DISTNAME)
 	@echo "made $(TARBALL)"
 
+dist-instructor:
+	rm -rf $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
+	mkdir $(INSTRUCTOR_NAME)
+	@cp --parents $(DIST_FILES) $(ANSWER_KEYS) $(GRADER_TESTS) $(INSTRUCTOR_NAME)
+	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(INSTRUCTOR_TARBALL) $(INSTRUCTOR_NAME)
+	rm -rf $(INSTRUCTOR_NAME)
+	@echo "made $(INSTRUCTOR_TARBALL)"
+
+# Grades every folder of SUBMISSIONS with GRADER (attn_grade_class).
+grade: all
+	@if [ -z "$(GRADER)" ] || [ -z "$(SUBMISSIONS)" ]; then \
+	  echo "usage: make grade GRADER=grade_x.m SUBMISSIONS=dir/ [GRADES=dir]" >&2; \
+	  exit 2; \
+	fi
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) attn_grade_class ("$(GRADER)", "$(SUBMISSIONS)", "$(GRADES)", $(GRADE_OPTIONS));'
+
 clean:
 	$(MAKE) -C src clean
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
-	rm -rf $(DISTNAME) $(TARBALL)
+	rm -rf $(DISTNAME) $(TARBALL) $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
 	rm -f tests/bench/bench_core

@@ -1,47 +1,80 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_compare (@var{ref}, @var{got})
 ## @deftypefnx {} {} attn_compare (@var{ref}, @var{got}, @var{tol})
-## @deftypefnx {} {} attn_compare (@dots{}, "fields", @var{names})
-## @deftypefnx {} {[@var{ok}, @var{msg}] =} attn_compare (@dots{})
+## @deftypefnx {} {} attn_compare (@dots{}, @var{name}, @var{value}, @dots{})
+## @deftypefnx {} {[@var{ok}, @var{msg}, @var{differ}] =} attn_compare (@dots{})
 ## Compare a student's trace or gradients with a reference, for grading.
 ##
 ## @var{ref} and @var{got} are structs (a kernel trace, a gradient struct, a
 ## model trace), struct arrays, cells or numeric arrays.  Every field of
 ## @var{ref} is looked up in @var{got} (extra fields of @var{got} are
-## ignored) in the order of @var{ref}, descending into nested structs and
-## cells.  The first difference found is reported: a missing field, a
-## different class or size (both shapes given), a different string, or the
-## first element where
-## @code{abs (got - ref) > tol * max (1, abs (ref))}, with its subscript and
-## both values.  Equal non-finite values (e.g. the @code{-Inf} of masked
-## scores) agree.  @var{tol} defaults to @code{1e-10}.
+## ignored), descending into nested structs and cells.  A quantity differs
+## when it is missing, of another class or size (both shapes given), a
+## different string, or has an element where
+## @code{abs (got - ref) > tol * max (1, abs (ref))}.  Equal non-finite
+## values (e.g. the @code{-Inf} of masked scores) agree.  @var{tol}
+## defaults to @code{1e-10}.
 ##
-## @code{"fields", @var{names}} restricts the comparison to the top-level
-## fields in the cellstr @var{names}.
+## The fields of a struct are visited @strong{in the order of the
+## computation}, so that the first difference reported is the first wrong
+## quantity, the one every later difference may come from:
+## @itemize
+## @item a trace (it has @code{Q}, @code{scores}, @code{A} or
+## @code{logits}): @code{X}, @code{D}, @code{E}, @code{Q}, @code{K},
+## @code{V}, @code{scores}, @code{A}, @code{message}, @code{delta},
+## @code{out}, @code{logits}, @code{probs}, and a model trace's
+## @code{source_rows} @dots{} @code{decoder_out} in the order of the pass;
+## @item gradients (any other struct): backward from the loss,
+## @code{dlogits}, @code{W_vocab}, @code{b_vocab}, @code{dout},
+## @code{W_O}, @code{dmessage}, @code{dA}, @code{dV}, @code{W_V},
+## @code{dscores}, @code{dQ}, @code{dK}, @code{W_Q}, @code{W_K},
+## @code{dX}, @code{dD}, @code{dE}, then a model's @code{decoder},
+## @code{encoder} and embedding tables.
+## @end itemize
+## Other fields follow in the order of @var{ref}.  The report gives the
+## first difference in full (the subscript and both values of its first
+## wrong element) and then names every other quantity that differs:
+## @samp{also differ: delta, out}.
+##
+## Options (name, value):
+## @table @code
+## @item "fields"
+## a cellstr: compare only these top-level fields of @var{ref}.
+## @item "order"
+## a cellstr of field names visited first, in this order (the order of
+## the computation of a struct this function does not know).
+## @item "name"
+## the name of @var{ref} when it is a bare array (default @qcode{"value"}),
+## e.g. @qcode{"A"} for a student's weights.
+## @end table
 ##
 ## Without output arguments a difference is an error with identifier
 ## @code{attention:mismatch} and the report as message, and agreement is
 ## silent: write @code{attn_compare (ref, got)} in a @code{%!test} block.
-## With outputs, @var{ok} is true or false and @var{msg} the report
-## (@code{"pass: @dots{}"} on agreement).
+## With outputs, @var{ok} is true or false, @var{msg} the report
+## (@code{"pass: @dots{}"} on agreement) and @var{differ} a cellstr of the
+## names of the quantities that differ, in the order of the computation.
 ##
 ## @example
 ## @group
 ## ref = struct ("A", [0.5 0.5; 1 0], "message", [1 2; 3 4]);
-## got = ref;  got.A(2, 1) = 0.9;
+## got = ref;  got.A(2, 1) = 0.9;  got.message(1) = 0;
 ## [ok, msg] = attn_compare (ref, got)
 ## @result{} ok = 0
-## @result{} msg = A (2×2): element (2,1) differs: expected 1, got 0.9 (difference 0.1 > tolerance 1e-10)
+## @result{} msg = A (2×2): element (2,1) differs: expected 1, got 0.9 (difference 0.1 > tolerance 1e-10); also differ: message
 ## [ok, msg] = attn_compare (ref, ref)
 ## @result{} ok = 1
 ## @result{} msg = pass: 2 fields, 8 numbers agree within 1e-10
+## [ok, msg] = attn_compare ([1 2], [1 3], "name", "A")
+## @result{} ok = 0
+## @result{} msg = A (1×2): element (1,2) differs: expected 2, got 3 (difference 1 > tolerance 2e-10)
 ## @end group
 ## @end example
 ##
-## @seealso{attn_gradcheck}
+## @seealso{attn_gradcheck, attn_grade, attn_softmax}
 ## @end deftypefn
 
-function [ok, msg] = attn_compare (ref, got, varargin)
+function [ok, msg, differ] = attn_compare (ref, got, varargin)
   if (nargin < 2)
     print_usage ();
   endif
@@ -51,51 +84,95 @@ function [ok, msg] = attn_compare (ref, got, varargin)
     varargin(1) = [];
   endif
   if (! (isscalar (tol) && isreal (tol) && tol >= 0))
-    error ("attention:type", "attn_compare: TOL: expected a non-negative real scalar");
+    error ("attention:type", "attn_compare: TOL: expected a non-negative real scalar, got %s",
+           disp_arg (tol));
   endif
-  fields = {};
-  if (numel (varargin) == 2 && strcmpi (varargin{1}, "fields") && iscellstr (varargin{2}))
-    fields = varargin{2};
-  elseif (! isempty (varargin))
-    error ("attention:nargin", "attn_compare: expected (REF, GOT [, TOL] [, \"fields\", NAMES])");
-  endif
-  if (! isempty (fields))
+  opts = parse_options ("attn_compare", {"fields", {}, "any"; "order", {}, "any";
+                                         "name", "value", "text"}, varargin);
+  for opt = {"fields", "order"}
+    if (! iscellstr (opts.(opt{1})))
+      error ("attention:option", "attn_compare: option \"%s\" must be a cellstr of field names, got %s",
+             opt{1}, disp_arg (opts.(opt{1})));
+    endif
+  endfor
+  if (! isempty (opts.fields))
     if (! isstruct (ref))
       error ("attention:type", "attn_compare: \"fields\" needs REF to be a struct, got %s", class (ref));
     endif
-    missing = setdiff (fields, fieldnames (ref));
+    missing = setdiff (opts.fields, fieldnames (ref));
     if (! isempty (missing))
       error ("attention:field", "attn_compare: REF has no field \"%s\"", missing{1});
     endif
-    ref = rmfield (ref, setdiff (fieldnames (ref), fields));
+    ref = rmfield (ref, setdiff (fieldnames (ref), opts.fields));
   endif
-  [msg, nf, nn] = walk (ref, got, "", tol);
-  ok = isempty (msg);
+  [diffs, nf, nn] = walk (ref, got, "", tol, opts);
+  ok = isempty (diffs);
+  differ = cell (1, 0);
   if (ok)
     msg = sprintf ("pass: %d fields, %d numbers agree within %g", nf, nn, tol);
-  elseif (nargout == 0)
+    return;
+  endif
+  differ = diffs(1, :);
+  msg = diffs{2, 1};
+  if (columns (diffs) > 1)
+    msg = sprintf ("%s; also differ: %s", msg, strjoin (diffs(1, 2:end), ", "));
+  endif
+  if (nargout == 0)
     error ("attention:mismatch", "%s", msg);
   endif
 endfunction
 
-## First difference between r and g below path name ("" when none), and
-## how many leaf fields and numbers were compared.
-function [msg, nf, nn] = walk (r, g, name, tol)
-  msg = "";
+## The order of the computation, forward and backward (see the help).
+function names = forward_order ()
+  names = {"X", "D", "E", "Q", "K", "V", "scores", "A", "message", "delta", "out", ...
+           "source_rows", "encoder", "encoded", "target_rows", "decoder", ...
+           "decoder_out", "logits", "probs"};
+endfunction
+
+function names = backward_order ()
+  names = {"loss", "dlogits", "W_vocab", "b_vocab", "dout", "W_O", "dmessage", "dA", ...
+           "dV", "W_V", "dscores", "dQ", "dK", "W_Q", "W_K", "dX", "dD", "dE", ...
+           "decoder", "encoder", "tgt_pos", "tgt_embed", "src_pos", "src_embed"};
+endfunction
+
+## The fields F of a struct in the order they are computed.
+function f = computation_order (f, first)
+  if (isempty (first))
+    if (any (ismember ({"Q", "scores", "A", "logits"}, f)))
+      first = forward_order ();
+    else
+      first = backward_order ();
+    endif
+  endif
+  [known, at] = ismember (f, first);
+  [~, k] = sort (at(known));
+  listed = f(known);
+  f = [listed(k); f(! known)];
+endfunction
+
+## Every difference between r and g below path name, as a 2×N cell of
+## {name; report} in the order of the computation, and how many leaf
+## fields and numbers were compared.
+function [diffs, nf, nn] = walk (r, g, name, tol, opts)
+  diffs = cell (2, 0);
   nf = 0;
   nn = 0;
   label = name;
   if (isempty (label))
-    label = "value";
+    label = opts.name;
   endif
   if (isstruct (r))
     if (! isstruct (g))
-      msg = sprintf ("%s: expected a struct, got %s", label, describe (g));
+      diffs = {label; sprintf("%s: expected a struct, got %s", label, describe (g))};
     elseif (numel (r) != numel (g))
-      msg = sprintf ("%s: expected a %s struct array, got %s", label,
-                     shape_str (size (r)), shape_str (size (g)));
+      diffs = {label; sprintf("%s: expected a %s struct array, got %s", label,
+                              shape_str (size (r)), shape_str (size (g)))};
     else
-      f = fieldnames (r);
+      order = {};
+      if (isempty (name))
+        order = opts.order;
+      endif
+      f = computation_order (fieldnames (r), order);
       for k = 1:numel (r)
         prefix = name;
         if (numel (r) > 1)
@@ -107,38 +184,42 @@ function [msg, nf, nn] = walk (r, g, name, tol)
         for i = 1:numel (f)
           sub = [prefix, f{i}];
           if (! isfield (g, f{i}))
-            msg = sprintf ("%s: missing (expected %s)", sub, describe (r(k).(f{i})));
-            return;
+            diffs(:, end+1) = {sub; sprintf("%s: missing (expected %s)", sub,
+                                             describe (r(k).(f{i})))};
+            continue;
           endif
-          [msg, a, b] = walk (r(k).(f{i}), g(k).(f{i}), sub, tol);
+          [d, a, b] = walk (r(k).(f{i}), g(k).(f{i}), sub, tol, opts);
+          diffs = [diffs, d];
           nf += a;
           nn += b;
-          if (! isempty (msg)), return; endif
         endfor
       endfor
     endif
   elseif (iscell (r))
     if (! iscell (g))
-      msg = sprintf ("%s: expected a cell, got %s", label, describe (g));
+      diffs = {label; sprintf("%s: expected a cell, got %s", label, describe (g))};
     elseif (! isequal (size (r), size (g)))
-      msg = sprintf ("%s: expected a %s cell, got %s", label,
-                     shape_str (size (r)), shape_str (size (g)));
+      diffs = {label; sprintf("%s: expected a %s cell, got %s", label,
+                              shape_str (size (r)), shape_str (size (g)))};
     else
       for k = 1:numel (r)
-        [msg, a, b] = walk (r{k}, g{k}, sprintf ("%s{%d}", name, k), tol);
+        [d, a, b] = walk (r{k}, g{k}, sprintf ("%s{%d}", name, k), tol, opts);
+        diffs = [diffs, d];
         nf += a;
         nn += b;
-        if (! isempty (msg)), return; endif
       endfor
     endif
   elseif (ischar (r))
     nf = 1;
     if (! ischar (g) || ! strcmp (r, g))
-      msg = sprintf ("%s: expected \"%s\", got %s", label, r, describe (g));
+      diffs = {label; sprintf("%s: expected \"%s\", got %s", label, r, describe (g))};
     endif
   else
     nf = 1;
     [msg, nn] = compare_numbers (r, g, label, tol);
+    if (! isempty (msg))
+      diffs = {label; msg};
+    endif
   endif
 endfunction
 
@@ -228,8 +309,9 @@ endfunction
 %! [~, msg] = attn_compare (ref, got);
 %! assert (msg, "scores (2×2): element (1,2) differs: expected -Inf, got 0 (non-finite values must match exactly)");
 %! got.kind = "self";
-%! [~, msg] = attn_compare (ref, got);
-%! assert (msg, "kind: expected \"cross\", got \"self\"");
+%! [~, msg, differ] = attn_compare (ref, got);
+%! assert (msg, "scores (2×2): element (1,2) differs: expected -Inf, got 0 (non-finite values must match exactly); also differ: kind");
+%! assert (differ, {"scores", "kind"});
 %! [ok, msg] = attn_compare (ref, got, "fields", {"A", "c"});
 %! assert (ok);
 %! assert (msg, "pass: 3 fields, 7 numbers agree within 1e-10");
@@ -254,4 +336,46 @@ endfunction
 
 %!error id=attention:type attn_compare (1, 1, -1)
 %!error id=attention:field attn_compare (ref, ref, "fields", {"nope"})
-%!error id=attention:nargin attn_compare (ref, ref, "fieldz", {"A"})
+%!test
+%! ## a trace: the first wrong quantity in the order of the computation,
+%! ## whatever the order of the fields, and every other one named
+%! T = struct ("out", ones (2), "delta", ones (2), "message", ones (2), "A", eye (2),
+%!             "scores", eye (2), "V", eye (2), "K", eye (2), "Q", eye (2));
+%! got = T;
+%! got.out(1) = 0;
+%! got.message(2) = 0;
+%! got.delta(1) = 0;
+%! [ok, msg, differ] = attn_compare (T, got);
+%! assert (differ, {"message", "delta", "out"});
+%! assert (strncmp (msg, "message (2×2): element (2,1) differs", 36));
+%! assert (regexp (msg, '; also differ: delta, out$', "once") > 0);
+
+%!test
+%! ## gradients: backward from the loss, W_O first and dX last
+%! G = struct ("W_Q", 1, "W_K", 2, "W_V", 3, "W_O", 4, "dX", 5);
+%! got = struct ("W_Q", 0, "W_K", 0, "W_V", 0, "W_O", 4, "dX", 0);
+%! [~, ~, differ] = attn_compare (G, got);
+%! assert (differ, {"W_V", "W_Q", "W_K", "dX"});
+%! ## nested: a model's gradient tree, head first
+%! G = struct ("src_embed", 1, "decoder", struct ("cross", struct ("W_Q", 1, "W_O", 2)),
+%!             "W_vocab", 3);
+%! got = G;
+%! got.src_embed = 0;
+%! got.decoder.cross.W_Q = 0;
+%! [~, ~, differ] = attn_compare (G, got);
+%! assert (differ, {"decoder.cross.W_Q", "src_embed"});
+%! [~, ~, differ] = attn_compare (G, got, "order", {"src_embed"});
+%! assert (differ, {"src_embed", "decoder.cross.W_Q"});
+
+%!test
+%! ## a bare matrix named by "name"
+%! [ok, msg] = attn_compare ([1 2; 3 4], [1 2; 3 5], "name", "A");
+%! assert (msg, "A (2×2): element (2,2) differs: expected 4, got 5 (difference 1 > tolerance 4e-10)");
+%! [~, msg] = attn_compare ([1 2], [1 2 3], 0.1, "name", "dS");
+%! assert (msg, "dS: expected size 1×2, got 1×3");
+%! [~, msg] = attn_compare ([1 2], [1 2]);
+%! assert (msg, "pass: 1 fields, 2 numbers agree within 1e-10");
+
+%!error id=attention:option attn_compare (ref, ref, "fieldz", {"A"})
+%!error id=attention:option attn_compare (ref, ref, "order", "A")
+%!error id=attention:option attn_compare (1, 1, "name", 3)

@@ -33,6 +33,8 @@
 ## at most this many elements per array, spread evenly over it
 ## (default @code{Inf}: all).
 ## @end table
+## An unknown option or a value out of range is an @code{attention:option}
+## error.
 ##
 ## Without output arguments a per-parameter table is printed.  @var{ok} is
 ## true when every parameter passes; @var{report} is a struct array with
@@ -65,7 +67,10 @@ function [ok, report, text] = attn_gradcheck (f, P, varargin)
   if (! is_function_handle (f))
     error ("attention:type", "attn_gradcheck: F: expected a function handle, got %s", class (f));
   endif
-  opts = parse_options (varargin);
+  opts = parse_options ("attn_gradcheck", {"step", 1e-5, "real (0, Inf)";
+                                           "tol", 1e-7, "real (0, Inf)";
+                                           "atol", 1e-9, "real (0, Inf)";
+                                           "samples", Inf, "integer [1, Inf]"}, varargin);
   [L0, G] = f (P);
   if (! (isnumeric (L0) && isreal (L0) && isscalar (L0)))
     error ("attention:type", "attn_gradcheck: F must return a real scalar loss, got a %s %s",
@@ -109,18 +114,6 @@ function [ok, report, text] = attn_gradcheck (f, P, varargin)
   elseif (nargout > 2)
     text = report_text (report, opts);
   endif
-endfunction
-
-function opts = parse_options (args)
-  opts = name_value (args, struct ("step", 1e-5, "tol", 1e-7, "atol", 1e-9, "samples", Inf),
-                     "attn_gradcheck");
-  for name = fieldnames (opts)'
-    v = opts.(name{1});
-    if (! (isnumeric (v) && isscalar (v) && isreal (v) && v > 0))
-      error ("attention:type", "attn_gradcheck: option \"%s\": expected a positive scalar, got %s",
-             name{1}, disp_arg (v));
-    endif
-  endfor
 endfunction
 
 ## Where gradient leaf g sits in P: the same path, or with its last field
@@ -279,5 +272,6 @@ endfunction
 %!error id=attention:size attn_gradcheck (@(x) deal (1, [1 2 3]), [1 2])
 %!error id=attention:field attn_gradcheck (@(P) deal (1, struct ("y", 1)), struct ("x", 1))
 %!error <no numeric gradient> attn_gradcheck (@(P) deal (1, struct ()), struct ("x", 1))
-%!error id=attention:nargin attn_gradcheck (@(x) deal (1, x), 1, "stepsize", 1e-3)
-%!error id=attention:type attn_gradcheck (@(x) deal (1, x), 1, "step", -1)
+%!error id=attention:option attn_gradcheck (@(x) deal (1, x), 1, "stepsize", 1e-3)
+%!error id=attention:option attn_gradcheck (@(x) deal (1, x), 1, "step", -1)
+%!error id=attention:option attn_gradcheck (@(x) deal (1, x), 1, "samples", 0.5)

@@ -1,12 +1,14 @@
 ## Grader for the assignment "write the backward pass of the masked block"
 ## (see handout.md).
+## Submission: my_masked_backward.m
 ##
-## Put your my_masked_backward.m and this folder on the path, then
-##   test grade_masked_backward
-## Your gradients are compared with the package's attn_backward (through
-## attn_compare) and with central finite differences (through
-## attn_gradcheck); a failing test names the first field and element that
-## differ, or prints the per-parameter table of the gradient check.
+##   attn_grade ("grade_masked_backward.m", "my/work/folder")
+## runs every test and prints "k of N tests, p of P points".  Your
+## gradients are compared with the package's attn_backward, attn_sdpa_backward
+## and attn_softmax_backward (through attn_compare) and with central finite
+## differences (through attn_gradcheck).  A failing comparison names the
+## first wrong gradient in the order of the backward pass (W_O, dmessage,
+## dA, dV, W_V, dscores, dQ, dK, W_Q, W_K, dX) and the others that differ.
 
 %!function [X, B] = random_case (n, d, h, dk, dv, seed)
 %!  randn ("state", seed);
@@ -15,20 +17,45 @@
 %!              "W_V", randn (d, h * dv), "W_O", randn (h * dv, d) / sqrt (h * dv), "heads", h);
 %!endfunction
 
+## the reference: every gradient from the package's kernels
+%!function G = reference (dY, T, B)
+%!  G = attn_backward (dY, T, B);
+%!  h = B.heads;
+%!  dk = columns (B.W_Q) / h;
+%!  dv = columns (B.W_V) / h;
+%!  G.dmessage = dY * B.W_O';
+%!  [G.dA, G.dscores] = deal (zeros (size (T.A)));
+%!  [G.dQ, G.dK, G.dV] = deal (zeros (size (T.Q)), zeros (size (T.K)), zeros (size (T.V)));
+%!  for j = 1:h
+%!    qk = (j - 1) * dk + (1:dk);
+%!    vv = (j - 1) * dv + (1:dv);
+%!    [G.dQ(:,qk), G.dK(:,qk), G.dV(:,vv)] = attn_sdpa_backward (G.dmessage(:,vv), T.Q(:,qk),
+%!                                                               T.K(:,qk), T.V(:,vv), T.A(:,:,j));
+%!    G.dA(:,:,j) = G.dmessage(:,vv) * T.V(:,vv)';
+%!    G.dscores(:,:,j) = attn_softmax_backward (G.dA(:,:,j), T.A(:,:,j));
+%!  endfor
+%!endfunction
+
 ## the loss L = sum (R .* Y) has dL/dY = R; P holds X and the weights
 %!function [L, G] = weighted_loss (P, R)
 %!  B = rmfield (P, "X");
 %!  [Y, T] = attn_masked (P.X, B);
 %!  L = sum (R(:) .* Y(:));
 %!  G = my_masked_backward (R, T, B);
+%!  G = struct ("W_Q", G.W_Q, "W_K", G.W_K, "W_V", G.W_V, "W_O", G.W_O, "dX", G.dX);
 %!endfunction
 
-%!function compare_with_kernel (n, d, h, dk, dv, seed)
+## FIELDS: which gradients to compare (default: all of them)
+%!function compare_with_kernel (n, d, h, dk, dv, seed, fields)
 %!  [X, B] = random_case (n, d, h, dk, dv, seed);
 %!  dY = randn (n, d);
 %!  [~, T] = attn_masked (X, B);
 %!  G = my_masked_backward (dY, T, B);
-%!  attn_compare (attn_backward (dY, T, B), G, 1e-10);
+%!  ref = reference (dY, T, B);
+%!  if (nargin < 7)
+%!    fields = fieldnames (ref);
+%!  endif
+%!  attn_compare (ref, G, 1e-10, "fields", fields);
 %!endfunction
 
 %!function compare_with_differences (n, d, h, dk, dv, seed)
@@ -40,19 +67,32 @@
 %!  assert (ok, "gradients disagree with central differences:\n%s", txt);
 %!endfunction
 
-## one head, seed 000's decoder shape: three target rows of width 3
+## the weight and input gradients, one head, seed 000's decoder shape (2 points)
+%!test
+%! compare_with_kernel (3, 3, 1, 3, 3, 1, {"W_Q", "W_K", "W_V", "W_O", "dX"});
+
+## every intermediate gradient, one head (2 points)
 %!test
 %! compare_with_kernel (3, 3, 1, 3, 3, 1);
+%! compare_with_kernel (4, 4, 1, 2, 3, 8);
 
-## several heads, dk != dv != d
+## several heads, dk != dv != d (2 points)
 %!test
 %! compare_with_kernel (5, 6, 2, 4, 3, 2);
 %! compare_with_kernel (4, 8, 4, 2, 2, 3);
 
-## the same gradients against finite differences, every parameter
+## every parameter against central finite differences (2 points)
 %!test
 %! compare_with_differences (3, 3, 1, 3, 3, 4);
 %! compare_with_differences (4, 6, 2, 2, 3, 5);
+
+## large scores (1e3 and more): saturated weights, finite gradients
+%!test
+%! [X, B] = random_case (4, 4, 2, 2, 2, 9);
+%! B.W_Q *= 1000;
+%! dY = randn (4, 4);
+%! [~, T] = attn_masked (X, B);
+%! attn_compare (reference (dY, T, B), my_masked_backward (dY, T, B), 1e-9);
 
 ## causality: a loss on row 1 alone cannot reach rows 2..n of X
 %!test
@@ -61,10 +101,10 @@
 %! dY(1,:) = randn (1, 6);
 %! [~, T] = attn_masked (X, B);
 %! G = my_masked_backward (dY, T, B);
-%! assert (G.dX(2:end,:), zeros (3, 6), 0);
+%! assert (G.dX(2:end,:), zeros (3, 6), 1e-14);
+%! attn_compare (reference (dY, T, B), G, 1e-10);
 
-## one row: the only weight is 1 whatever the scores, so W_Q and W_K get no
-## gradient
+## one row: its only weight is 1 whatever the scores, so W_Q and W_K get none
 %!test
 %! [X, B] = random_case (1, 4, 2, 2, 2, 7);
 %! [~, T] = attn_masked (X, B);

@@ -9,7 +9,9 @@
 ## struct.
 ##
 ## Return @var{G} with @code{W_Q}, @code{W_K}, @code{W_V}, @code{W_O} (the
-## shapes of B's matrices) and @code{dX} (n×d).
+## shapes of B's matrices) and @code{dX} (n×d), and the intermediate
+## gradients @code{dmessage} (n×h·dv), @code{dA} and @code{dscores}
+## (n×n×h), @code{dQ}, @code{dK}, @code{dV} (the shapes of T's).
 ## @end deftypefn
 
 function G = my_masked_backward (dY, T, B)
@@ -19,9 +21,9 @@ function G = my_masked_backward (dY, T, B)
 
   ## Walk the forward pass backwards, one line at a time:
   ##   Y = X + delta           ->  dX gets dY; d(delta) = dY
-  ##   delta = message*W_O     ->  G.W_O and d(message)
-  ##   message_j = A_j*V_j     ->  dA_j and dV_j          (for each head j)
-  ##   A_j = softmax(scores_j) ->  d(scores_j)            (row by row)
+  ##   delta = message*W_O     ->  G.W_O and G.dmessage
+  ##   message_j = A_j*V_j     ->  G.dA(:,:,j) and dV_j   (for each head j)
+  ##   A_j = softmax(scores_j) ->  G.dscores(:,:,j)       (row by row)
   ##   scores_j = Q_j*K_j'/sqrt(dk)  ->  dQ_j and dK_j
   ##   Q = X*W_Q, K = X*W_K, V = X*W_V  ->  G.W_Q, G.W_K, G.W_V, and more dX
 

@@ -34,7 +34,7 @@ function [Y, T] = my_cross_attention (D, E, B, key_allow)
     total = sum (W, 2);
     total(total == 0) = 1;               # ... keeps weights 0, not NaN
     scores(:,:,j) = S;
-    A(:,:,j) = W ./ sum (W, 1);         # wrong: normalises over queries
+    A(:,:,j) = W ./ sum (W, 1);          # wrong: normalises over queries
     message(:,vv) = A(:,:,j) * V(:,vv);
   endfor
   delta = message * B.W_O;               # n×d

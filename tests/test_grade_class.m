@@ -1,0 +1,106 @@
+## Copyright (C) 2026 The attention developers
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## attn_grade_class on a folder of fake submissions: a good one, a partly
+## wrong one, one that loops forever, one that calls exit, one that ends
+## its process, one that deletes files outside its folder, one that floods
+## its output, one that runs out of memory and one without the function.
+## Short limits keep it quick.
+
+%!function write (file, varargin)
+%!  fid = fopen (file, "w");
+%!  fprintf (fid, varargin{:});
+%!  fclose (fid);
+%!endfunction
+
+%!function put (root, student, body)
+%!  mkdir (fullfile (root, student));
+%!  write (fullfile (root, student, "my_twice.m"), "function y = my_twice (x)\n%s\nendfunction\n", body);
+%!endfunction
+
+%!test
+%! root = tempname ();
+%! subs = fullfile (root, "submissions");
+%! out = fullfile (root, "out");
+%! mkdir (root);
+%! mkdir (subs);
+%! grader = fullfile (root, "grade_twice.m");
+%! write (grader, ["## Submission: my_twice.m\n\n%%!function check (x)\n", ...
+%!                 "%%!  attn_compare (2 * x, my_twice (x), \"name\", \"y\");\n%%!endfunction\n\n", ...
+%!                 "## a scalar\n%%!test\n%%! check (3);\n\n## a matrix (3 points)\n%%!test\n%%! check ([1 2; 3 4]);\n\n", ...
+%!                 "## zero\n%%!test\n%%! check (0);\n"]);
+%! canary = fullfile (subs, "canary.txt");
+%! write (canary, "still here\n");
+%! unwind_protect
+%!   sandboxed = system ("bwrap --ro-bind / / --dev /dev --unshare-all true 2>/dev/null") == 0;
+%!   put (subs, "good", "  y = x + x;");
+%!   put (subs, "partly_wrong", "  y = 2 * x(1) * ones (size (x));");
+%!   put (subs, "loops", "  while (true)\n  endwhile");
+%!   put (subs, "calls_exit", "  if (isscalar (x) && x == 0)\n    exit (3);\n  endif\n  y = 2 * x;");
+%!   put (subs, "ends_octave", "  if (isscalar (x) && x == 0)\n    builtin (\"exit\", 4);\n  endif\n  y = 2 * x;");
+%!   put (subs, "floods", "  while (true)\n    printf (\"%s\\n\", repmat (\"x\", 1, 1000));\n  endwhile");
+%!   ## outside its folder: a file of the submissions folder, and (only
+%!   ## where the sandbox makes it harmless) the package and the grader
+%!   victims = sprintf ("delete ('%s');", canary);
+%!   if (sandboxed)
+%!     victims = [victims, sprintf(" delete ('%s'); delete ('%s');", which ("attn_grade"), grader)];
+%!   endif
+%!   put (subs, "deletes", ["  ", victims, "\n  delete (which ('grade_twice'));\n  y = 2 * x;"]);
+%!   put (subs, "hog", "  z = zeros (4e8, 1);\n  y = 2 * x;");
+%!   mkdir (fullfile (subs, "missing"));
+%!   write (fullfile (subs, "missing", "twice.m"), "function y = twice (x)\n  y = 2 * x;\nendfunction\n");
+%!   S = attn_grade_class (grader, subs, out, "time_limit", 2, "total_time", 5, "output", 64,
+%!                         "memory", 1536, "quiet", true);
+%!   ## nothing outside a scratch folder changed: the package, the grader and,
+%!   ## with the sandbox, the other folders
+%!   assert (exist (which ("attn_grade"), "file"), 2);
+%!   assert (exist (grader, "file"), 2);
+%!   names = {S.student};
+%!   assert (names, sort ({"good", "partly_wrong", "loops", "calls_exit", "ends_octave", ...
+%!                         "floods", "deletes", "hog", "missing"}));
+%!   r = @(name) S(strcmp (names, name));
+%!   assert ([r("good").score, r("good").points], [5 5]);
+%!   assert (r("good").status, "ok");
+%!   assert (r("partly_wrong").score, 2);
+%!   assert (r("partly_wrong").status, "ok");
+%!   assert (r("loops").score, 0);
+%!   assert (regexp (r("loops").status, "^timed out \\(more than 2 s\\) in test", "once"), 1);
+%!   assert (r("calls_exit").score, 4);
+%!   assert (r("calls_exit").status, "called exit in test 3");
+%!   assert (r("ends_octave").score, 4);
+%!   assert (r("ends_octave").status, "ended its process (exit status 4) in test 3");
+%!   assert (r("floods").score, 0);
+%!   assert (regexp (r("floods").status, "^flooded its output \\(more than 64 KiB\\) in test", "once"), 1);
+%!   assert (r("hog").score, 0);
+%!   assert (r("hog").status, "ran out of memory (limit 1536 MiB) in tests 1, 2, 3");
+%!   assert (r("missing").score, 0);
+%!   assert (r("missing").status, "missing my_twice.m");
+%!   assert (r("deletes").score, 5);
+%!   if (sandboxed)
+%!     assert (exist (canary, "file"), 2);
+%!     assert (r("deletes").status, "tried to write outside its folder (blocked)");
+%!   else
+%!     assert (r("deletes").status, "changed files outside its folder (no sandbox: not prevented)");
+%!   endif
+%!   ## the outputs
+%!   csv = strsplit (strtrim (fileread (fullfile (out, "grades.csv"))), "\n");
+%!   assert (csv{1}, "student,score,points,time,status");
+%!   assert (numel (csv), 10);
+%!   assert (! isempty (regexp (csv{strncmp (csv, "good,", 5)}, '^good,5,5,[\d.]+,ok$', "once")));
+%!   fb = fileread (fullfile (out, "partly_wrong", "feedback.txt"));
+%!   assert (! isempty (strfind (fb, "y (2×2): element (2,1) differs: expected 6, got 2")));
+%!   assert (regexp (fb, '2 of 3 tests, 2 of 5 points\n$', "once") > 0);
+%!   j = jsondecode (fileread (fullfile (out, "loops", "results.json")));
+%!   assert (j.score, 0);
+%!   assert ({j.tests.name}, {"a scalar", "a matrix", "zero"});
+%!   assert ([j.tests.max_score], [1 3 1]);
+%!   assert (! isempty (strfind (j.tests(1).output, "timed out")));
+%!   j = jsondecode (fileread (fullfile (out, "calls_exit", "results.json")));
+%!   assert ([j.tests.score], [1 3 0]);
+%!   assert (j.tests(3).output, "error: the submission called exit (in my_twice.m, line 3)");
+%!   info = dir (fullfile (out, "floods", "output.log"));
+%!   assert (info.bytes <= 64 * 1024);
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   [~] = rmdir (root, "s");
+%! end_unwind_protect

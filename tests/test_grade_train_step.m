@@ -1,0 +1,33 @@
+## Copyright (C) 2026 The attention developers
+## SPDX-License-Identifier: GPL-3.0-or-later
+
+## The grader of doc/assignments/train_step against its own material: the
+## solution gets full marks, each of the planted wrong solutions loses
+## marks, the starter gets none; and a wrong bias gradient is reported as
+## the first wrong quantity of the backward pass.
+
+%!test
+%! here = fileparts (fileparts (which ("attn_compare")));
+%! dir = fullfile (here, "doc", "assignments", "train_step");
+%! [ok, rows] = attn_grade_selftest (dir);
+%! txt = sprintf ("%s: %g of %g\n", [{rows.variant}; {rows.score}; {rows.points}]{:});
+%! assert (ok, "%s", txt);
+%! assert (numel (rows) - 2 >= 8);
+%! ## each gradient path forgotten in turn is among them
+%! for v = {"no_onehot", "no_bias_grad", "dD_no_residual", "dE_no_value_path", "sgd_head_only"}
+%!   assert (any (strcmp (["wrong/", v{1}], {rows.variant})), v{1});
+%! endfor
+
+%!test
+%! here = fileparts (fileparts (which ("attn_compare")));
+%! dir = fullfile (here, "doc", "assignments", "train_step");
+%! tmp = tempname ();
+%! mkdir (tmp);
+%! unwind_protect
+%!   copyfile (fullfile (dir, "wrong", "no_bias_grad", "my_train_step.m"), tmp);
+%!   R = attn_grade (fullfile (dir, "grade_train_step.m"), tmp, "quiet", true);
+%!   assert (regexp (R.tests(4).message, '^b_vocab \(1×5\): element \(1,1\) differs: expected [-\d.e]+, got 0 ', "once"), 1);
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (tmp, "s");
+%! end_unwind_protect
