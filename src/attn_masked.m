@@ -71,7 +71,9 @@
 ## full double array, @var{B} not a struct, @var{key_allow} not logical);
 ## @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
-## other weights, or @w{dk = 0}); @code{attention:heads} (@code{heads} not a
+## other weights, or @w{dk = 0}; when the rows of @var{X} match the rows of
+## @code{W_Q}, the message says that tokens are rows and @var{X} looks
+## transposed); @code{attention:heads} (@code{heads} not a
 ## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
@@ -98,3 +100,41 @@
 ##
 ## @seealso{attn_self, attn_cross, attn_backward, attn_sdpa}
 ## @end deftypefn
+
+%!test
+%! ## token i reads tokens j <= i: a plain causal softmax, head by head
+%! X = randn (5, 4);
+%! B = struct ("W_Q", randn (4, 6), "W_K", randn (4, 6), "W_V", randn (4, 4),
+%!             "W_O", randn (4, 4), "heads", 2);
+%! [Y, T] = attn_masked (X, B);
+%! msg = zeros (5, 4);
+%! for j = 1:2
+%!   S = X * B.W_Q(:, 3*j-2:3*j) * (X * B.W_K(:, 3*j-2:3*j))' / sqrt (3);
+%!   S(triu (true (5), 1)) = -Inf;
+%!   W = exp (S - max (S, [], 2));
+%!   W = W ./ sum (W, 2);
+%!   assert (T.A(:,:,j), W, 1e-14);
+%!   msg(:, 2*j-1:2*j) = W * X * B.W_V(:, 2*j-1:2*j);
+%! endfor
+%! assert (Y, X + msg * B.W_O, 1e-13);
+
+%!test
+%! ## the numbers printed above: the first token reads only itself
+%! X = [1 0; 0 1; 1 1];
+%! B = struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2),
+%!             "W_O", eye (2), "heads", 1);
+%! [~, T] = attn_masked (X, B);
+%! e = exp (1 / sqrt (2));
+%! assert (T.A(1,:), [1 0 0]);
+%! assert (T.A(2,:), [1 e 0] / (1 + e), 1e-15);
+
+%!test
+%! ## padding in first position: that query has no allowed key, Y = X there
+%! X = randn (3, 2);
+%! B = struct ("W_Q", randn (2), "W_K", randn (2), "W_V", randn (2),
+%!             "W_O", randn (2), "heads", 1);
+%! Y = attn_masked (X, B, logical ([0; 1; 1]));
+%! assert (Y(1,:), X(1,:));
+
+%!error <tokens are rows> attn_masked (randn (2, 3), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))
+%!error id=attention:nargout [a, b, c] = attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1))

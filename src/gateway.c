@@ -318,9 +318,29 @@ static void expect_2d(const char *name, const gw_dims *got, attn_int rows,
     gw_expect(name, got, &want, what);
 }
 
-void gw_block(const mxArray *B, attn_int d, attn_int d_src,
+/* Tokens are rows: when the rows of an input X equal the rows of the
+ * weight W that multiplies it but its columns do not, X was most likely
+ * passed with tokens as columns. */
+static void tokens_are_rows(const gw_rows *x, const char *w_name,
+                            const gw_dims *wd)
+{
+    if (x->dims->dim[0] == wd->dim[0] && x->dims->dim[1] != wd->dim[0]) {
+        char g[96];
+        mexErrMsgIdAndTxt("attention:size",
+                          "%s is %s and %s has %ld rows: tokens are rows, so "
+                          "%s must be n x %ld (one token of width %ld per "
+                          "row); %s looks transposed: pass %s' (for a batch, "
+                          "permute (%s, [2 1 3]))",
+                          x->name, dims_text(x->dims, g, sizeof g), w_name,
+                          (long) wd->dim[0], x->name, (long) wd->dim[0],
+                          (long) wd->dim[0], x->name, x->name, x->name);
+    }
+}
+
+void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               attn_weights *w, attn_shape *s)
 {
+    const attn_int d = q->dims->dim[1], d_src = kv->dims->dim[1];
     char got[160];
     if (!mxIsStruct(B) || mxGetNumberOfElements(B) != 1)
         mexErrMsgIdAndTxt("attention:type",
@@ -333,10 +353,16 @@ void gw_block(const mxArray *B, attn_int d, attn_int d_src,
                      && !mxIsSparse(heads)
                      && mxGetNumberOfElements(heads) == 1
                      ? mxGetScalar(heads) : 0.0;
-    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h)))
+    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h))) {
+        if (mxIsDouble(heads) && !mxIsComplex(heads) && !mxIsSparse(heads)
+            && mxGetNumberOfElements(heads) == 1)
+            snprintf(got, sizeof got, "%.15g", mxGetScalar(heads));
+        else
+            describe(heads, got, sizeof got);
         mexErrMsgIdAndTxt("attention:heads",
                           "B.heads must be a positive integer scalar; got %s",
-                          describe(heads, got, sizeof got));
+                          got);
+    }
     s->heads = (attn_int) h;
 
     gw_dims dq, dk, dv, dout;
@@ -346,6 +372,9 @@ void gw_block(const mxArray *B, attn_int d, attn_int d_src,
     w->W_O = gw_double(gw_field(B, "block B", "W_O"), "B.W_O", 2, &dout);
 
     const attn_int hk = dq.dim[1], hv = dv.dim[1];
+    tokens_are_rows(q, "B.W_Q", &dq);
+    tokens_are_rows(kv, "B.W_K", &dk);
+    tokens_are_rows(kv, "B.W_V", &dv);
     expect_2d("B.W_Q", &dq, d, hk, "d x h*dk, d the width of the query rows");
     expect_2d("B.W_K", &dk, d_src, hk,
               "d_src x h*dk, d_src the width of the key/value rows and "
@@ -403,7 +432,9 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
 
     attn_shape s;
     attn_weights w;
-    gw_block(prhs[b_arg], dq.dim[1], dkv.dim[1], &w, &s);
+    const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "E" : "X",
+                                                       &dkv };
+    gw_block(prhs[b_arg], &q_rows, &kv_rows, &w, &s);
     s.n = dq.dim[0];
     s.m = dkv.dim[0];
     s.batch = dq.dim[2];
