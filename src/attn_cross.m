@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B})
 ## @deftypefnx {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@dots{})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow}, @var{mode})
 ## Cross-attention block: the decoder's rows ask, the encoded source
 ## answers.
 ##
@@ -65,6 +66,16 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{D + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
+## trace: @qcode{"full"} (the default) returns every field above;
+## @qcode{"lean"} returns only what @code{attn_backward} reads
+## (@code{kind}, @code{heads}, @code{D}, @code{E}, @code{key_allow}, @code{Q}, @code{K},
+## @code{V}, @code{A}, @code{message}), each equal to the same field of the
+## full trace, for training where nothing inspects the scores: the scores
+## are never stored (the softmax runs in place) and @code{delta} and
+## @code{out} are not copied.  @var{Y} and the gradients of
+## @code{attn_backward} are the same in both modes.
+##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace
 ## (gradients @code{dD} and @code{dE}).
 ##
@@ -80,7 +91,8 @@
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
 ## @code{attention:overflow} (a score or a result beyond the double range:
-## Inf or NaN from finite inputs); @code{attention:toolarge} (sizes beyond
+## Inf or NaN from finite inputs); @code{attention:option} (@var{mode} not
+## @qcode{"full"} or @qcode{"lean"}); @code{attention:toolarge} (sizes beyond
 ## what BLAS addresses, or more memory than the machine has).
 ##
 ## Seed 004: translating "the black cat", the decoder has written "le" and

@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{Y} =} attn_masked (@var{X}, @var{B})
 ## @deftypefnx {} {@var{Y} =} attn_masked (@var{X}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@dots{})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@var{X}, @var{B}, @var{key_allow}, @var{mode})
 ## Masked (causal) decoder self-attention block: token i reads tokens
 ## j <= i only.
 ##
@@ -64,6 +65,16 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
+## trace: @qcode{"full"} (the default) returns every field above;
+## @qcode{"lean"} returns only what @code{attn_backward} reads
+## (@code{kind}, @code{heads}, @code{X}, @code{key_allow}, @code{Q}, @code{K},
+## @code{V}, @code{A}, @code{message}), each equal to the same field of the
+## full trace, for training where nothing inspects the scores: the scores
+## are never stored (the softmax runs in place) and @code{delta} and
+## @code{out} are not copied.  @var{Y} and the gradients of
+## @code{attn_backward} are the same in both modes.
+##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
@@ -78,8 +89,9 @@
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the double range: Inf or NaN from finite inputs);
-## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
-## memory than the machine has).
+## @code{attention:option} (@var{mode} not @qcode{"full"} or
+## @qcode{"lean"}); @code{attention:toolarge} (sizes beyond what BLAS
+## addresses, or more memory than the machine has).
 ##
 ## The first token can only read itself; the last reads all three:
 ##
