@@ -120,10 +120,13 @@ static void run(const char *what, attn_int n, attn_int d, attn_int h,
 
 int main(int argc, char **argv)
 {
-    const int runs = argc > 1 ? atoi(argv[1]) : 21;
+    /* bench_calls [RUNS [small]]: "small" skips the long block (for
+     * valgrind --tool=callgrind) */
+    const int runs = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 21;
     run("train-demo self n 10 d 64 h 4 B 64", 10, 64, 4, 64, 0, runs);
     run("train-demo masked n 10 d 64 h 4 B 64", 10, 64, 4, 64, 1, runs);
-    run("causal n = d = 512, h = 8, B 1", 512, 512, 8, 1, 1,
-        runs > 5 ? 5 : runs);
+    if (argc < 3)
+        run("causal n = d = 512, h = 8, B 1", 512, 512, 8, 1, 1,
+            runs > 5 ? 5 : runs);
     return 0;
 }
