@@ -65,24 +65,28 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One self-attention block (causal or not), forward + backward, `runs`
- * times; prints the median time of one pass and the dgemm calls and time
- * of one pass. */
-static void run(const char *what, attn_int n, attn_int d, attn_int h,
-                attn_int batch, int causal, int runs)
+/* One block, forward + backward, `runs` times: self-attention (causal or
+ * not) when m = 0, else cross-attention from m key/value rows of width d.
+ * Prints the median time of one pass and the dgemm calls and time of one
+ * pass. */
+static void run(const char *what, attn_int n, attn_int m, attn_int d,
+                attn_int h, attn_int batch, int causal, int runs)
 {
-    const attn_int dk = d / h, hk = d;
-    attn_shape s = { n, n, d, d, dk, dk, h, batch, causal };
+    const attn_int dk = d / h, hk = d, keys = m > 0 ? m : n;
+    attn_shape s = { n, keys, d, d, dk, dk, h, batch, causal };
     attn_weights w = { filled(d * hk), filled(d * hk), filled(d * hk),
                        filled(hk * d) };
     const size_t rows = (size_t) n * batch;
+    const size_t kv_rows = (size_t) keys * batch;
     double *X = filled(rows * d), *dY = filled(rows * d);
-    attn_trace t = { filled(rows * hk), filled(rows * hk), filled(rows * hk),
-                     filled(rows * n * h), filled(rows * n * h),
-                     filled(rows * hk), filled(rows * d), filled(rows * d) };
+    double *E = m > 0 ? filled(kv_rows * d) : X;
+    attn_trace t = { filled(rows * hk), filled(kv_rows * hk),
+                     filled(kv_rows * hk), filled(rows * keys * h),
+                     filled(rows * keys * h), filled(rows * hk),
+                     filled(rows * d), filled(rows * d) };
     attn_grads g = { filled(d * hk), filled(d * hk), filled(d * hk),
                      filled(hk * d), filled(rows * d), NULL };
-    g.dXkv = g.dXq;
+    g.dXkv = m > 0 ? filled(kv_rows * d) : g.dXq;
     double *work_f = filled(attn_block_forward_work(&s));
     double *work_b = filled(attn_block_backward_work(&s));
     double *times = malloc((size_t) runs * sizeof(double));
@@ -93,8 +97,8 @@ static void run(const char *what, attn_int n, attn_int d, attn_int h,
         calls = 0;
         gemm_time = 0.0;
         const double t0 = seconds();
-        if (attn_block_forward(&s, &w, X, X, NULL, &t, work_f) != ATTN_OK
-            || attn_block_backward(&s, &w, X, X, &t, dY, &g, work_b)
+        if (attn_block_forward(&s, &w, X, E, NULL, &t, work_f) != ATTN_OK
+            || attn_block_backward(&s, &w, X, E, &t, dY, &g, work_b)
                != ATTN_OK) {
             fprintf(stderr, "bench_calls: overflow\n");
             exit(1);
@@ -111,6 +115,10 @@ static void run(const char *what, attn_int n, attn_int d, attn_int h,
 
     free((void *) w.W_Q); free((void *) w.W_K); free((void *) w.W_V);
     free((void *) w.W_O);
+    if (m > 0) {
+        free(E);
+        free(g.dXkv);
+    }
     free(X); free(dY);
     free(t.Q); free(t.K); free(t.V); free(t.scores); free(t.A);
     free(t.message); free(t.delta); free(t.out);
@@ -123,10 +131,11 @@ int main(int argc, char **argv)
     /* bench_calls [RUNS [small]]: "small" skips the long block (for
      * valgrind --tool=callgrind) */
     const int runs = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 21;
-    run("train-demo self n 10 d 64 h 4 B 64", 10, 64, 4, 64, 0, runs);
-    run("train-demo masked n 10 d 64 h 4 B 64", 10, 64, 4, 64, 1, runs);
+    run("train-demo self n 10 d 64 h 4 B 64", 10, 0, 64, 4, 64, 0, runs);
+    run("train-demo masked n 10 d 64 h 4 B 64", 10, 0, 64, 4, 64, 1, runs);
+    run("train-demo cross n 10 m 12 ...", 10, 12, 64, 4, 64, 0, runs);
     if (argc < 3)
-        run("causal n = d = 512, h = 8, B 1", 512, 512, 8, 1, 1,
+        run("causal n = d = 512, h = 8, B 1", 512, 0, 512, 8, 1, 1,
             runs > 5 ? 5 : runs);
     return 0;
 }
