@@ -123,9 +123,16 @@ tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attent
 	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_core.c \
 	  src/attention_core.c $$(mkoctfile -p BLAS_LIBS) -lm
 
+# dgemm calls of the core counted and timed (its own dgemm_ passes them on).
+tests/bench/bench_calls: tests/bench/bench_calls.c src/attention_core.c src/attention_core.h
+	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_calls.c \
+	  src/attention_core.c -Wl,--no-as-needed $$(mkoctfile -p BLAS_LIBS) \
+	  -Wl,--as-needed -ldl -lm
+
 # Benchmarks also see the plain-Octave reference implementation.
-bench: all tests/bench/bench_core
+bench: all tests/bench/bench_core tests/bench/bench_calls
 	@echo "=== tests/bench/bench_core.c"; tests/bench/bench_core
+	@echo "=== tests/bench/bench_calls.c"; tests/bench/bench_calls
 	@status=0; \
 	for f in tests/bench/bench_*.m; do \
 	  [ -e "$$f" ] || continue; \
@@ -193,4 +200,4 @@ clean:
 	$(MAKE) -C src clean
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
 	rm -rf $(DISTNAME) $(TARBALL) $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
-	rm -f tests/bench/bench_core
+	rm -f tests/bench/bench_core tests/bench/bench_calls

@@ -286,9 +286,51 @@ int attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
 
 /* ---- blocks ------------------------------------------------------------ */
 
+/* The projections and the gradient products of a block act on every row
+ * of the batch alike, so each runs as one product over all n*batch rows:
+ * the rows of the n x cols x batch layout are stacked into an
+ * (n*batch) x cols matrix (item b in rows b*n .. b*n+n-1) in the
+ * workspace, and the results are laid back out.  With one batch item the
+ * layout is already stacked and nothing is copied. */
+
+/* P (n*batch x cols, ld n*batch) = the items of X (n x cols x batch). */
+static void stack_rows(attn_int n, attn_int cols, attn_int batch,
+                       const double *X, double *P)
+{
+    for (attn_int b = 0; b < batch; b++)
+        for (attn_int c = 0; c < cols; c++)
+            memcpy(P + b * n + c * n * batch, X + (b * cols + c) * n,
+                   (size_t) n * sizeof(double));
+}
+
+/* X (n x cols x batch) = P (n*batch x cols), the inverse of stack_rows. */
+static void unstack_rows(attn_int n, attn_int cols, attn_int batch,
+                         const double *P, double *X)
+{
+    for (attn_int b = 0; b < batch; b++)
+        for (attn_int c = 0; c < cols; c++)
+            memcpy(X + (b * cols + c) * n, P + b * n + c * n * batch,
+                   (size_t) n * sizeof(double));
+}
+
+static attn_int max3(attn_int a, attn_int b, attn_int c)
+{
+    attn_int x = a > b ? a : b;
+    return x > c ? x : c;
+}
+
 size_t attn_block_forward_work(const attn_shape *s)
 {
-    return attn_sdpa_forward_work(s->n, s->m);
+    const size_t items = (size_t) batch_items(s);
+    const size_t sdpa = attn_sdpa_forward_work(s->n, s->m);
+    if (items <= 1)
+        return sdpa;
+    const size_t nB = (size_t) s->n * items, mB = (size_t) s->m * items;
+    const size_t rows = nB > mB ? nB : mB;
+    /* stacked X_q, X_kv; one projection at a time; delta */
+    return nB * (size_t) s->d + mB * (size_t) s->d_src
+           + rows * (size_t) max3(s->heads * s->dk, s->heads * s->dv, 1)
+           + nB * (size_t) s->d + sdpa;
 }
 
 int attn_block_forward(const attn_shape *s, const attn_weights *w,
@@ -297,59 +339,97 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
                        attn_trace *t, double *work)
 {
     const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
-    const attn_int dk = s->dk, dv = s->dv, h = s->heads;
+    const attn_int dk = s->dk, dv = s->dv, h = s->heads, hk = h * dk;
+    const attn_int hv = h * dv, items = batch_items(s);
+    const attn_int nB = n * items, mB = m * items;  /* stacked rows */
+    const int stacked = items > 1, self = Xkv == Xq;
     int status = ATTN_OK;
+    if (items == 0)
+        return ATTN_OK;
 
-    for (attn_int b = 0; b < batch_items(s); b++) {
-        const double *X_q = Xq + b * n * d;        /* n x d     */
-        const double *X_kv = Xkv + b * m * d_src;  /* m x d_src */
-        double *Q = t->Q + b * n * h * dk;         /* n x h*dk  */
-        double *K = t->K + b * m * h * dk;         /* m x h*dk  */
-        double *V = t->V + b * m * h * dv;         /* m x h*dv  */
-        double *message = t->message + b * n * h * dv;  /* n x h*dv */
-        double *delta = t->delta + b * n * d;      /* n x d     */
-        double *out = t->out + b * n * d;          /* n x d     */
+    /* Stacked operands (one item: the arrays themselves). */
+    double *Xq_s = NULL, *Xkv_s = NULL, *proj = NULL, *delta_s = NULL;
+    double *sdpa_work = work;
+    const double *X_q = Xq, *X_kv = Xkv;
+    if (stacked) {
+        Xq_s = work;                                /* nB x d            */
+        Xkv_s = Xq_s + nB * d;                      /* mB x d_src        */
+        proj = Xkv_s + mB * d_src;                  /* nB|mB x hk|hv     */
+        delta_s = proj + (nB > mB ? nB : mB) * max3(hk, hv, 1);  /* nB x d */
+        sdpa_work = delta_s + nB * d;
+        stack_rows(n, d, items, Xq, Xq_s);
+        X_q = Xq_s;
+        if (self)
+            X_kv = Xq_s;
+        else {
+            stack_rows(m, d_src, items, Xkv, Xkv_s);
+            X_kv = Xkv_s;
+        }
+    }
+
+    /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V over every row at once */
+    double *Q = stacked ? proj : t->Q;
+    gemm('N', 'N', nB, hk, d, 1.0, X_q, nB, w->W_Q, d, 0.0, Q, nB);
+    if (stacked)
+        unstack_rows(n, hk, items, Q, t->Q);
+    double *K = stacked ? proj : t->K;
+    gemm('N', 'N', mB, hk, d_src, 1.0, X_kv, mB, w->W_K, d_src, 0.0, K, mB);
+    if (stacked)
+        unstack_rows(m, hk, items, K, t->K);
+    double *V = stacked ? proj : t->V;
+    gemm('N', 'N', mB, hv, d_src, 1.0, X_kv, mB, w->W_V, d_src, 0.0, V, mB);
+    if (stacked)
+        unstack_rows(m, hv, items, V, t->V);
+    if (!all_finite(nB, hk, t->Q, nB) || !all_finite(mB, hk, t->K, mB)
+        || !all_finite(mB, hv, t->V, mB))
+        status = ATTN_ERR_OVERFLOW;
+
+    /* message(:, head j) = sdpa(Q_j, K_j, V_j), item by item, into the
+     * stacked message (nB x hv) */
+    double *message = stacked ? proj : t->message;
+    for (attn_int b = 0; b < items; b++) {
         attn_mask mask = { s->causal, key_allow ? key_allow + b * m : NULL,
                            NULL };
-
-        gemm('N', 'N', n, h * dk, d, 1.0, X_q, n, w->W_Q, d, 0.0, Q, n);
-        gemm('N', 'N', m, h * dk, d_src, 1.0, X_kv, m, w->W_K, d_src,
-             0.0, K, m);
-        gemm('N', 'N', m, h * dv, d_src, 1.0, X_kv, m, w->W_V, d_src,
-             0.0, V, m);
-        if (!all_finite(n, h * dk, Q, n) || !all_finite(m, h * dk, K, m)
-            || !all_finite(m, h * dv, V, m))
-            status = ATTN_ERR_OVERFLOW;
-
         for (attn_int j = 0; j < h; j++) {
             const attn_int page = b * h + j;
-            if (attn_sdpa_forward(n, m, dk, dv, Q + j * dk * n, n,
-                                  K + j * dk * m, m, V + j * dv * m, m,
-                                  &mask, t->scores + page * n * m,
+            if (attn_sdpa_forward(n, m, dk, dv, t->Q + b * n * hk + j * dk * n,
+                                  n, t->K + b * m * hk + j * dk * m, m,
+                                  t->V + b * m * hv + j * dv * m, m, &mask,
+                                  t->scores + page * n * m,
                                   t->A + page * n * m,
-                                  message + j * dv * n, n, work) != ATTN_OK)
+                                  message + b * n + j * dv * nB, nB,
+                                  sdpa_work) != ATTN_OK)
                 status = ATTN_ERR_OVERFLOW;
         }
-
-        /* delta = message * W_O;  out = X_q + delta (the residual stream) */
-        gemm('N', 'N', n, d, h * dv, 1.0, message, n, w->W_O, h * dv,
-             0.0, delta, n);
-        for (attn_int i = 0; i < n * d; i++)
-            out[i] = X_q[i] + delta[i];
-        if (!all_finite(n, d, out, n))
-            status = ATTN_ERR_OVERFLOW;
     }
+    if (stacked)
+        unstack_rows(n, hv, items, message, t->message);
+
+    /* delta = message * W_O;  out = X_q + delta (the residual stream) */
+    double *delta = stacked ? delta_s : t->delta;
+    gemm('N', 'N', nB, d, hv, 1.0, message, nB, w->W_O, hv, 0.0, delta, nB);
+    if (stacked)
+        unstack_rows(n, d, items, delta, t->delta);
+    for (attn_int i = 0; i < nB * d; i++)
+        t->out[i] = Xq[i] + t->delta[i];
+    if (!all_finite(nB, d, t->out, nB))
+        status = ATTN_ERR_OVERFLOW;
     return status;
 }
 
 size_t attn_block_backward_work(const attn_shape *s)
 {
-    const size_t n = (size_t) s->n, m = (size_t) s->m;
+    const size_t items = (size_t) batch_items(s);
+    const size_t nB = (size_t) s->n * (items > 1 ? items : 1);
+    const size_t mB = (size_t) s->m * (items > 1 ? items : 1);
+    const size_t d = (size_t) s->d, d_src = (size_t) s->d_src;
     const size_t hk = (size_t) (s->heads * s->dk);
     const size_t hv = (size_t) (s->heads * s->dv);
-    /* dmessage, dQ (n rows); dK, dV (m rows); one sdpa workspace */
-    return n * hv + n * hk + m * hk + m * hv
-           + attn_sdpa_backward_work(s->n, s->m);
+    /* dmessage, dQ (nB rows); dK, dV (mB rows); one sdpa workspace; and
+     * with several items the stacked X_q, X_kv, dY (then dX_q), message */
+    return nB * hv + nB * hk + mB * hk + mB * hv
+           + attn_sdpa_backward_work(s->n, s->m)
+           + (items > 1 ? nB * d + mB * d_src + nB * d + nB * hv : 0);
 }
 
 int attn_block_backward(const attn_shape *s, const attn_weights *w,
@@ -358,70 +438,95 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
                          attn_grads *g, double *work)
 {
     const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
-    const attn_int dk = s->dk, dv = s->dv, h = s->heads;
-    double *dmessage = work;              /* n x h*dv */
-    double *dQ = dmessage + n * h * dv;   /* n x h*dk */
-    double *dK = dQ + n * h * dk;         /* m x h*dk */
-    double *dV = dK + m * h * dk;         /* m x h*dv */
-    double *sdpa_work = dV + m * h * dv;
-    const int self = g->dXkv == g->dXq;
+    const attn_int dk = s->dk, dv = s->dv, h = s->heads, hk = h * dk;
+    const attn_int hv = h * dv, items = batch_items(s);
+    const int stacked = items > 1, self = g->dXkv == g->dXq;
+    const attn_int nB = n * (stacked ? items : 1);  /* stacked rows */
+    const attn_int mB = m * (stacked ? items : 1);
+    double *dmessage = work;              /* nB x hv */
+    double *dQ = dmessage + nB * hv;      /* nB x hk */
+    double *dK = dQ + nB * hk;            /* mB x hk */
+    double *dV = dK + mB * hk;            /* mB x hv */
+    double *sdpa_work = dV + mB * hv;
     int status = ATTN_OK;
 
-    /* The weight gradients sum over the batch. */
-    zero(d, h * dk, g->W_Q, d);
-    zero(d_src, h * dk, g->W_K, d_src);
-    zero(d_src, h * dv, g->W_V, d_src);
-    zero(h * dv, d, g->W_O, h * dv);
+    if (items == 0) {  /* the weight gradients are sums of no terms */
+        zero(d, hk, g->W_Q, d);
+        zero(d_src, hk, g->W_K, d_src);
+        zero(d_src, hv, g->W_V, d_src);
+        zero(hv, d, g->W_O, hv);
+        return ATTN_OK;
+    }
 
-    for (attn_int b = 0; b < batch_items(s); b++) {
-        const double *X_q = Xq + b * n * d;
-        const double *X_kv = Xkv + b * m * d_src;
-        const double *Q = t->Q + b * n * h * dk;
-        const double *K = t->K + b * m * h * dk;
-        const double *V = t->V + b * m * h * dv;
-        const double *message = t->message + b * n * h * dv;
-        const double *dY_b = dY + b * n * d;
-        double *dX_q = g->dXq + b * n * d;
-        double *dX_kv = g->dXkv + b * m * d_src;
+    /* Stacked operands (one item: the arrays themselves). */
+    double *Xq_s = NULL, *Xkv_s = NULL;
+    const double *X_q = Xq, *X_kv = Xkv, *message = t->message;
+    double *dX_q = g->dXq;
+    if (stacked) {
+        Xq_s = sdpa_work + attn_sdpa_backward_work(n, m);  /* nB x d      */
+        Xkv_s = Xq_s + nB * d;      /* mB x d_src, later dX_kv           */
+        double *dXq_s = Xkv_s + mB * d_src;  /* nB x d: dY, then dX_q     */
+        double *msg_s = dXq_s + nB * d;      /* nB x hv                   */
+        stack_rows(n, hv, items, t->message, msg_s);
+        message = msg_s;
+        dX_q = dXq_s;
+        stack_rows(n, d, items, dY, dX_q);
+    } else
+        memcpy(dX_q, dY, (size_t) (n * d) * sizeof(double));
+    /* dX_q holds dY until the residual path adds to it */
 
-        /* delta = message * W_O */
-        gemm('T', 'N', h * dv, d, n, 1.0, message, n, dY_b, n,
-             1.0, g->W_O, h * dv);
-        gemm('N', 'T', n, h * dv, d, 1.0, dY_b, n, w->W_O, h * dv,
-             0.0, dmessage, n);
+    /* delta = message * W_O */
+    gemm('T', 'N', hv, d, nB, 1.0, message, nB, dX_q, nB, 0.0, g->W_O, hv);
+    gemm('N', 'T', nB, hv, d, 1.0, dX_q, nB, w->W_O, hv, 0.0, dmessage, nB);
 
-        /* message(:, head j) = sdpa(Q_j, K_j, V_j) */
+    /* message(:, head j) = sdpa(Q_j, K_j, V_j), item by item */
+    for (attn_int b = 0; b < items; b++)
         for (attn_int j = 0; j < h; j++) {
             const attn_int page = b * h + j;
-            if (attn_sdpa_backward(n, m, dk, dv, dmessage + j * dv * n, n,
-                                   Q + j * dk * n, n, K + j * dk * m, m,
-                                   V + j * dv * m, m, t->A + page * n * m,
-                                   s->causal, dQ + j * dk * n, n,
-                                   dK + j * dk * m, m, dV + j * dv * m, m,
+            if (attn_sdpa_backward(n, m, dk, dv, dmessage + b * n + j * dv * nB,
+                                   nB, t->Q + b * n * hk + j * dk * n, n,
+                                   t->K + b * m * hk + j * dk * m, m,
+                                   t->V + b * m * hv + j * dv * m, m,
+                                   t->A + page * n * m, s->causal,
+                                   dQ + b * n + j * dk * nB, nB,
+                                   dK + b * m + j * dk * mB, mB,
+                                   dV + b * m + j * dv * mB, mB,
                                    sdpa_work) != ATTN_OK)
                 status = ATTN_ERR_OVERFLOW;
         }
 
-        /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V */
-        gemm('T', 'N', d, h * dk, n, 1.0, X_q, n, dQ, n, 1.0, g->W_Q, d);
-        gemm('T', 'N', d_src, h * dk, m, 1.0, X_kv, m, dK, m,
-             1.0, g->W_K, d_src);
-        gemm('T', 'N', d_src, h * dv, m, 1.0, X_kv, m, dV, m,
-             1.0, g->W_V, d_src);
-
-        /* out = X_q + delta: the residual passes dY straight through */
-        memcpy(dX_q, dY_b, (size_t) (n * d) * sizeof(double));
-        gemm('N', 'T', n, d, h * dk, 1.0, dQ, n, w->W_Q, d, 1.0, dX_q, n);
-        gemm('N', 'T', m, d_src, h * dk, 1.0, dK, m, w->W_K, d_src,
-             self ? 1.0 : 0.0, dX_kv, m);
-        gemm('N', 'T', m, d_src, h * dv, 1.0, dV, m, w->W_V, d_src,
-             1.0, dX_kv, m);
-        if (!all_finite(n, d, dX_q, n) || !all_finite(m, d_src, dX_kv, m))
-            status = ATTN_ERR_OVERFLOW;
+    /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V */
+    if (stacked) {
+        stack_rows(n, d, items, Xq, Xq_s);
+        X_q = Xq_s;
+        if (Xkv == Xq)
+            X_kv = Xq_s;
+        else {
+            stack_rows(m, d_src, items, Xkv, Xkv_s);
+            X_kv = Xkv_s;
+        }
     }
-    if (!all_finite(d, h * dk, g->W_Q, d) || !all_finite(d_src, h * dk, g->W_K, d_src)
-        || !all_finite(d_src, h * dv, g->W_V, d_src)
-        || !all_finite(h * dv, d, g->W_O, h * dv))
+    gemm('T', 'N', d, hk, nB, 1.0, X_q, nB, dQ, nB, 0.0, g->W_Q, d);
+    gemm('T', 'N', d_src, hk, mB, 1.0, X_kv, mB, dK, mB, 0.0, g->W_K, d_src);
+    gemm('T', 'N', d_src, hv, mB, 1.0, X_kv, mB, dV, mB, 0.0, g->W_V, d_src);
+
+    /* out = X_q + delta: the residual passes dY straight through */
+    gemm('N', 'T', nB, d, hk, 1.0, dQ, nB, w->W_Q, d, 1.0, dX_q, nB);
+    /* the stacked X_kv is no longer read: it takes dX_kv */
+    double *dX_kv = self ? dX_q : stacked ? Xkv_s : g->dXkv;
+    gemm('N', 'T', mB, d_src, hk, 1.0, dK, mB, w->W_K, d_src,
+         self ? 1.0 : 0.0, dX_kv, mB);
+    gemm('N', 'T', mB, d_src, hv, 1.0, dV, mB, w->W_V, d_src, 1.0, dX_kv, mB);
+    if (stacked) {
+        unstack_rows(n, d, items, dX_q, g->dXq);
+        if (!self)
+            unstack_rows(m, d_src, items, dX_kv, g->dXkv);
+    }
+    if (!all_finite(nB, d, dX_q, nB) || !all_finite(mB, d_src, dX_kv, mB))
+        status = ATTN_ERR_OVERFLOW;
+    if (!all_finite(d, hk, g->W_Q, d) || !all_finite(d_src, hk, g->W_K, d_src)
+        || !all_finite(d_src, hv, g->W_V, d_src)
+        || !all_finite(hv, d, g->W_O, hv))
         status = ATTN_ERR_OVERFLOW;
     return status;
 }

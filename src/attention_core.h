@@ -110,9 +110,13 @@ typedef struct {
 size_t attn_block_forward_work(const attn_shape *s);
 
 /* Xq n x d x batch (queries), Xkv m x d_src x batch (keys, values; Xq for
- * self-attention), key_allow m x batch or NULL.  Fills every field of t.
- * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when Q, K, V, a score, the message
- * or the output is not finite. */
+ * self-attention), key_allow m x batch or NULL.  Fills every field of t;
+ * t->scores may equal t->A (the weights then overwrite the scores in
+ * place, every other result unchanged: the lean trace).  The projections
+ * and the output product each run once over all n*batch (m*batch) rows,
+ * stacked in the workspace; attention itself runs head by head and item
+ * by item.  Returns ATTN_OK, or ATTN_ERR_OVERFLOW when Q, K, V, a score,
+ * the message or the output is not finite. */
 int attn_block_forward(const attn_shape *s, const attn_weights *w,
                        const double *Xq, const double *Xkv,
                        const unsigned char *key_allow,
@@ -120,7 +124,9 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
 
 size_t attn_block_backward_work(const attn_shape *s);
 
-/* dY n x d x batch = dL/d(out).  Reads the trace of the forward pass.
+/* dY n x d x batch = dL/d(out).  Reads Q, K, V, A and message of the
+ * forward pass's trace.  Every weight gradient and input-gradient product
+ * is one product over all stacked rows of the batch.
  * When g->dXkv == g->dXq the two input gradients are summed (self).
  * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when a gradient is not finite. */
 int attn_block_backward(const attn_shape *s, const attn_weights *w,

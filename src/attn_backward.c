@@ -3,6 +3,7 @@
  * attn_cross. */
 #include "gateway.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,46 @@ static const double *trace_field(const mxArray *T, const char *field,
                                 ndims, &got);
     gw_expect(name, &got, &want, "the shape the forward pass gave");
     return p;
+}
+
+/* The trace was made with as many heads as B has. */
+static void same_heads(const mxArray *T, attn_int heads)
+{
+    const mxArray *f = gw_field(T, "trace T", "heads");
+    if (!mxIsDouble(f) || mxIsComplex(f) || mxIsSparse(f)
+        || mxGetNumberOfElements(f) != 1)
+        mexErrMsgIdAndTxt("attention:field", "T.heads must be the number of "
+                          "heads of the forward pass, a double scalar");
+    const double h = mxGetScalar(f);
+    if (h != (double) heads)
+        mexErrMsgIdAndTxt("attention:trace",
+                          "T.heads = %.15g but B.heads = %ld: T must be the "
+                          "trace of the forward pass with this block B",
+                          h, (long) heads);
+}
+
+/* The first row of the first batch item of the trace field P (rows x cols,
+ * ld rows) equals that row of X (rows x width) times W (width x cols), up
+ * to rounding: a cheap sign that the trace came from these weights. */
+static void same_product(const double *X, attn_int rows, attn_int width,
+                         const double *W, attn_int cols, const double *P,
+                         const char *p_name, const char *x_name,
+                         const char *w_name)
+{
+    for (attn_int c = 0; c < cols; c++) {
+        double sum = 0.0, size = 0.0;
+        for (attn_int k = 0; k < width; k++) {
+            sum += X[k * rows] * W[k + c * width];
+            size += fabs(X[k * rows] * W[k + c * width]);
+        }
+        if (fabs(P[c * rows] - sum) > 1e-10 * size)
+            mexErrMsgIdAndTxt("attention:trace",
+                              "%s(1,%ld,1) is %.6g but %s(1,:,1)*%s(:,%ld) "
+                              "is %.6g: T must be the trace of the forward "
+                              "pass with this block B (the same weights)",
+                              p_name, (long) c + 1, P[c * rows], x_name,
+                              w_name, (long) c + 1, sum);
+    }
 }
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -57,7 +98,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 
     attn_shape s;
     attn_weights w;
-    gw_block(prhs[2], dq.dim[1], dkv.dim[1], &w, &s);
+    const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "T.E" : "T.X",
+                                                       &dkv };
+    gw_block(prhs[2], &q_rows, &kv_rows, &w, &s);
+    same_heads(T, s.heads);
     s.n = dq.dim[0];
     s.m = dkv.dim[0];
     s.batch = dq.dim[2];
@@ -76,6 +120,20 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     t.V = (double *) trace_field(T, "V", 3, v_dims);
     t.A = (double *) trace_field(T, "A", 4, w_dims);
     t.message = (double *) trace_field(T, "message", 3, msg_dims);
+    if (n > 0 && Bt > 0)
+        same_product(Xq, n, s.d, w.W_Q, hk, t.Q, "T.Q", q_name, "B.W_Q");
+    if (m > 0 && Bt > 0) {
+        const char *kv_name = cross ? "T.E" : "T.X";
+        same_product(Xkv, m, s.d_src, w.W_K, hk, t.K, "T.K", kv_name, "B.W_K");
+        same_product(Xkv, m, s.d_src, w.W_V, hv, t.V, "T.V", kv_name, "B.W_V");
+    }
+    const mxArray *delta = mxGetField(T, 0, "delta");
+    if (delta != NULL && n > 0 && Bt > 0) {
+        const attn_int d_dims[3] = { n, s.d, Bt };
+        same_product(t.message, n, hv, w.W_O, s.d,
+                     trace_field(T, "delta", 3, d_dims), "T.delta",
+                     "T.message", "B.W_O");
+    }
 
     gw_fits_memory((double) n * s.d * Bt + (double) m * s.d_src * Bt
                    + (double) attn_block_backward_work(&s));

@@ -50,7 +50,11 @@
 ## of @var{T} or @var{B} missing, or @code{T.kind} not @qcode{"self"},
 ## @qcode{"masked"} or @qcode{"cross"}); @code{attention:size} (@var{dY}, a
 ## trace field or a weight whose shape disagrees with the forward pass);
-## @code{attention:heads}; @code{attention:nonfinite};
+## @code{attention:heads}; @code{attention:trace} (@var{T} not made with
+## this @var{B}: @code{T.heads} differs from @code{B.heads}, or the first
+## row of @code{T.Q}, @code{T.K}, @code{T.V} or @code{T.delta} differs from
+## that row of the product it holds, e.g.@: @code{T.X*B.W_Q}, beyond
+## rounding); @code{attention:nonfinite};
 ## @code{attention:overflow} (a gradient beyond the double range);
 ## @code{attention:toolarge}.
 ##
@@ -86,3 +90,44 @@
 ##
 ## @seealso{attn_self, attn_masked, attn_cross, attn_sdpa_backward}
 ## @end deftypefn
+
+## Central differences of L = sum (W(:) .* f(x)(:)) with respect to x.
+%!function g = numgrad (f, x, W)
+%!  g = zeros (size (x));
+%!  h = 1e-6;
+%!  for k = 1:numel (x)
+%!    e = zeros (size (x));
+%!    e(k) = h;
+%!    g(k) = (sum (W(:) .* f (x + e)(:)) - sum (W(:) .* f (x - e)(:))) / (2*h);
+%!  endfor
+%!endfunction
+
+%!test
+%! ## self-attention, two heads, a batch of two: gradients of every weight
+%! ## and of X against central differences
+%! X = randn (3, 4, 2);
+%! B = struct ("W_Q", randn (4, 4), "W_K", randn (4, 4), "W_V", randn (4, 2),
+%!             "W_O", randn (2, 4), "heads", 2);
+%! dY = randn (3, 4, 2);
+%! [~, T] = attn_self (X, B);
+%! G = attn_backward (dY, T, B);
+%! for f = {"W_Q", "W_K", "W_V", "W_O"}
+%!   fd = numgrad (@(w) attn_self (X, setfield (B, f{1}, w)), B.(f{1}), dY);
+%!   assert (G.(f{1}), fd, 1e-7);
+%! endfor
+%! assert (G.dX, numgrad (@(x) attn_self (x, B), X, dY), 1e-7);
+
+%!test
+%! ## cross-attention: dD through queries and the residual, dE through keys
+%! ## and values
+%! D = randn (2, 3);  E = randn (4, 2);
+%! B = struct ("W_Q", randn (3, 2), "W_K", randn (2, 2), "W_V", randn (2, 2),
+%!             "W_O", randn (2, 3), "heads", 1);
+%! dY = randn (2, 3);
+%! [~, T] = attn_cross (D, E, B);
+%! G = attn_backward (dY, T, B);
+%! assert (G.dD, numgrad (@(x) attn_cross (x, E, B), D, dY), 1e-7);
+%! assert (G.dE, numgrad (@(x) attn_cross (D, x, B), E, dY), 1e-7);
+
+%!error <T.heads = 2 but B.heads = 1> [~, T] = attn_self (eye (2), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 2)); attn_backward (eye (2), T, struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))
+%!error <T must be the trace of the forward pass with this block B> [~, T] = attn_self (eye (2), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1)); attn_backward (eye (2), T, struct ("W_Q", 2 * eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))

@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B})
 ## @deftypefnx {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@dots{})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow}, @var{mode})
 ## Cross-attention block: the decoder's rows ask, the encoded source
 ## answers.
 ##
@@ -65,6 +66,16 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{D + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
+## trace: @qcode{"full"} (the default) returns every field above;
+## @qcode{"lean"} returns only what @code{attn_backward} reads
+## (@code{kind}, @code{heads}, @code{D}, @code{E}, @code{key_allow}, @code{Q}, @code{K},
+## @code{V}, @code{A}, @code{message}), each equal to the same field of the
+## full trace, for training where nothing inspects the scores: the scores
+## are never stored (the softmax runs in place) and @code{delta} and
+## @code{out} are not copied.  @var{Y} and the gradients of
+## @code{attn_backward} are the same in both modes.
+##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace
 ## (gradients @code{dD} and @code{dE}).
 ##
@@ -73,12 +84,15 @@
 ## not a real full double array, @var{B} not a struct, @var{key_allow} not
 ## logical); @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (@var{E} with another batch size than @var{D}, a
-## weight whose shape disagrees, or @w{dk = 0}); @code{attention:heads}
+## weight whose shape disagrees, or @w{dk = 0}; when the rows of @var{D} or
+## @var{E} match the rows of the weight they meet, the message says that
+## tokens are rows and the input looks transposed); @code{attention:heads}
 ## (@code{heads} not a positive integer or not dividing h·dk and h·dv);
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
 ## @code{attention:overflow} (a score or a result beyond the double range:
-## Inf or NaN from finite inputs); @code{attention:toolarge} (sizes beyond
+## Inf or NaN from finite inputs); @code{attention:option} (@var{mode} not
+## @qcode{"full"} or @qcode{"lean"}); @code{attention:toolarge} (sizes beyond
 ## what BLAS addresses, or more memory than the machine has).
 ##
 ## Seed 004: translating "the black cat", the decoder has written "le" and
@@ -104,3 +118,37 @@
 ##
 ## @seealso{attn_self, attn_masked, attn_backward, attn_sdpa}
 ## @end deftypefn
+
+%!test
+%! ## seed 004: the query for "a noun, and a bit of the adjective" puts 0.61
+%! ## on "cat", whose value is the one-hot "chat"
+%! E = 2 * eye (4);
+%! values = [1 0 0 0; 0 0 1 0; 0 1 0 0; 0 0 0 1];   # le, noir, chat, <end>
+%! B = struct ("W_Q", eye (4), "W_K", eye (4), "W_V", values / 2,
+%!             "W_O", zeros (4), "heads", 1);
+%! [Y, T] = attn_cross ([0 1 2 0], E, B);
+%! w = exp ([0 1 2 0]) / sum (exp ([0 1 2 0]));
+%! assert (T.scores, [0 1 2 0], 1e-15);
+%! assert (T.A, w, 1e-15);
+%! assert (T.message, w * values, 1e-15);
+%! [~, k] = max (T.message);
+%! assert (k, 2);                                  # "chat"
+%! assert (Y, [0 1 2 0]);                          # W_O = 0: nothing added
+
+%!test
+%! ## the decoder rows read the encoder rows; padded source tokens get no weight
+%! D = randn (3, 4, 2);  E = randn (5, 2, 2);
+%! B = struct ("W_Q", randn (4, 2), "W_K", randn (2, 2), "W_V", randn (2, 3),
+%!             "W_O", randn (3, 4), "heads", 1);
+%! allow = logical ([1 1 1 1 1; 1 1 0 0 0])';
+%! Y = attn_cross (D, E, B, allow);
+%! for b = 1:2
+%!   keys = find (allow(:,b));
+%!   S = D(:,:,b) * B.W_Q * (E(keys,:,b) * B.W_K)' / sqrt (2);
+%!   W = exp (S - max (S, [], 2));
+%!   W = W ./ sum (W, 2);
+%!   assert (Y(:,:,b), D(:,:,b) + W * E(keys,:,b) * B.W_V * B.W_O, 1e-13);
+%! endfor
+
+%!error <E is 2x5 and B.W_K has 2 rows: tokens are rows> attn_cross (randn (3, 4), randn (2, 5), struct ("W_Q", randn (4, 2), "W_K", randn (2, 2), "W_V", randn (2, 3), "W_O", randn (3, 4), "heads", 1))
+%!error id=attention:size attn_cross (randn (3, 4, 2), randn (5, 2, 3), struct ("W_Q", randn (4, 2), "W_K", randn (2, 2), "W_V", randn (2, 3), "W_O", randn (3, 4), "heads", 1))

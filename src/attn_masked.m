@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{Y} =} attn_masked (@var{X}, @var{B})
 ## @deftypefnx {} {@var{Y} =} attn_masked (@var{X}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@dots{})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@var{X}, @var{B}, @var{key_allow}, @var{mode})
 ## Masked (causal) decoder self-attention block: token i reads tokens
 ## j <= i only.
 ##
@@ -64,6 +65,16 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
+## trace: @qcode{"full"} (the default) returns every field above;
+## @qcode{"lean"} returns only what @code{attn_backward} reads
+## (@code{kind}, @code{heads}, @code{X}, @code{key_allow}, @code{Q}, @code{K},
+## @code{V}, @code{A}, @code{message}), each equal to the same field of the
+## full trace, for training where nothing inspects the scores: the scores
+## are never stored (the softmax runs in place) and @code{delta} and
+## @code{out} are not copied.  @var{Y} and the gradients of
+## @code{attn_backward} are the same in both modes.
+##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
@@ -71,13 +82,16 @@
 ## full double array, @var{B} not a struct, @var{key_allow} not logical);
 ## @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
-## other weights, or @w{dk = 0}); @code{attention:heads} (@code{heads} not a
+## other weights, or @w{dk = 0}; when the rows of @var{X} match the rows of
+## @code{W_Q}, the message says that tokens are rows and @var{X} looks
+## transposed); @code{attention:heads} (@code{heads} not a
 ## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the double range: Inf or NaN from finite inputs);
-## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
-## memory than the machine has).
+## @code{attention:option} (@var{mode} not @qcode{"full"} or
+## @qcode{"lean"}); @code{attention:toolarge} (sizes beyond what BLAS
+## addresses, or more memory than the machine has).
 ##
 ## The first token can only read itself; the last reads all three:
 ##
@@ -98,3 +112,41 @@
 ##
 ## @seealso{attn_self, attn_cross, attn_backward, attn_sdpa}
 ## @end deftypefn
+
+%!test
+%! ## token i reads tokens j <= i: a plain causal softmax, head by head
+%! X = randn (5, 4);
+%! B = struct ("W_Q", randn (4, 6), "W_K", randn (4, 6), "W_V", randn (4, 4),
+%!             "W_O", randn (4, 4), "heads", 2);
+%! [Y, T] = attn_masked (X, B);
+%! msg = zeros (5, 4);
+%! for j = 1:2
+%!   S = X * B.W_Q(:, 3*j-2:3*j) * (X * B.W_K(:, 3*j-2:3*j))' / sqrt (3);
+%!   S(triu (true (5), 1)) = -Inf;
+%!   W = exp (S - max (S, [], 2));
+%!   W = W ./ sum (W, 2);
+%!   assert (T.A(:,:,j), W, 1e-14);
+%!   msg(:, 2*j-1:2*j) = W * X * B.W_V(:, 2*j-1:2*j);
+%! endfor
+%! assert (Y, X + msg * B.W_O, 1e-13);
+
+%!test
+%! ## the numbers printed above: the first token reads only itself
+%! X = [1 0; 0 1; 1 1];
+%! B = struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2),
+%!             "W_O", eye (2), "heads", 1);
+%! [~, T] = attn_masked (X, B);
+%! e = exp (1 / sqrt (2));
+%! assert (T.A(1,:), [1 0 0]);
+%! assert (T.A(2,:), [1 e 0] / (1 + e), 1e-15);
+
+%!test
+%! ## padding in first position: that query has no allowed key, Y = X there
+%! X = randn (3, 2);
+%! B = struct ("W_Q", randn (2), "W_K", randn (2), "W_V", randn (2),
+%!             "W_O", randn (2), "heads", 1);
+%! Y = attn_masked (X, B, logical ([0; 1; 1]));
+%! assert (Y(1,:), X(1,:));
+
+%!error <tokens are rows> attn_masked (randn (2, 3), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))
+%!error id=attention:nargout [a, b, c] = attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1))

@@ -91,3 +91,40 @@
 ##
 ## @seealso{attn_sdpa_backward, attn_self, attn_masked, attn_cross}
 ## @end deftypefn
+
+%!test
+%! ## seed 004's numbers: scores q*k'/sqrt(4) = [0 1 2 0], weights their
+%! ## plain softmax, the message those weights times the values
+%! q = [0 1 2 0];  K = 2 * eye (4);  V = [1 0 0; 0 0 1; 0 1 0; 1 1 1];
+%! [M, A, S] = attn_sdpa (q, K, V);
+%! w = exp ([0 1 2 0]) / sum (exp ([0 1 2 0]));
+%! assert (S, [0 1 2 0], 1e-15);
+%! assert (A, w, 1e-15);
+%! assert (M, w * V, 1e-15);
+%! assert (round (100 * A), [8 22 61 8]);
+
+%!test
+%! ## causal: row i reads keys j <= i; pages are independent problems
+%! Q = randn (4, 3, 2);  K = randn (4, 3, 2);  V = randn (4, 2, 2);
+%! [M, A] = attn_sdpa (Q, K, V, "causal");
+%! for p = 1:2
+%!   S = Q(:,:,p) * K(:,:,p)' / sqrt (3);
+%!   S(triu (true (4), 1)) = -Inf;
+%!   W = exp (S - max (S, [], 2));
+%!   W = W ./ sum (W, 2);
+%!   assert (A(:,:,p), W, 1e-14);
+%!   assert (M(:,:,p), W * V(:,:,p), 1e-14);
+%! endfor
+
+%!test
+%! ## a query with no allowed key gets weights 0 and message 0, not NaN
+%! [M, A] = attn_sdpa (rand (2, 2), rand (3, 2), rand (3, 4),
+%!                     logical ([1 0 1; 0 0 0]));
+%! assert (A(2,:), zeros (1, 3));
+%! assert (M(2,:), zeros (1, 4));
+%! assert (A(1,2), 0);
+%! assert (sum (A(1,:)), 1, 1e-15);
+
+%!error id=attention:size attn_sdpa (rand (3, 2), rand (4, 3), rand (4, 5))
+%!error id=attention:mask attn_sdpa (rand (3, 2), rand (4, 2), rand (4, 5), "future")
+%!error id=attention:nonfinite attn_sdpa ([NaN 1], [1 1], 1)

@@ -58,3 +58,34 @@
 ##
 ## @seealso{attn_sdpa, attn_backward}
 ## @end deftypefn
+
+## Central differences of L = sum (W(:) .* f(x)(:)) with respect to x.
+%!function g = numgrad (f, x, W)
+%!  g = zeros (size (x));
+%!  h = 1e-6;
+%!  for k = 1:numel (x)
+%!    e = zeros (size (x));
+%!    e(k) = h;
+%!    g(k) = (sum (W(:) .* f (x + e)(:)) - sum (W(:) .* f (x - e)(:))) / (2*h);
+%!  endfor
+%!endfunction
+
+%!test
+%! ## every gradient against central differences of the forward pass
+%! Q = randn (3, 2);  K = randn (4, 2);  V = randn (4, 3);  W = randn (3, 3);
+%! [~, A] = attn_sdpa (Q, K, V);
+%! [dQ, dK, dV] = attn_sdpa_backward (W, Q, K, V, A);
+%! assert (dQ, numgrad (@(x) attn_sdpa (x, K, V), Q, W), 1e-8);
+%! assert (dK, numgrad (@(x) attn_sdpa (Q, x, V), K, W), 1e-8);
+%! assert (dV, numgrad (@(x) attn_sdpa (Q, K, x), V, W), 1e-8);
+
+%!test
+%! ## masked pairs (A = 0) get no gradient; the causal first row reads key 1 only
+%! Q = randn (3, 2);  K = randn (3, 2);  V = randn (3, 2);
+%! [~, A] = attn_sdpa (Q, K, V, "causal");
+%! [dQ, dK] = attn_sdpa_backward ([1 0; 0 0; 0 0], Q, K, V, A);
+%! assert (dQ, zeros (3, 2));   # one allowed key: its weight is 1 whatever Q
+%! assert (dK, zeros (3, 2));
+
+%!error id=attention:size attn_sdpa_backward (rand (3, 4), rand (3, 2), rand (4, 2), rand (4, 5), rand (3, 4))
+%!error id=attention:nargin attn_sdpa_backward (rand (3, 5), rand (3, 2), rand (4, 2), rand (4, 5))

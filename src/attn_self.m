@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{Y} =} attn_self (@var{X}, @var{B})
 ## @deftypefnx {} {@var{Y} =} attn_self (@var{X}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_self (@dots{})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_self (@var{X}, @var{B}, @var{key_allow}, @var{mode})
 ## Encoder self-attention block: every token reads every (allowed) token of
 ## the same sequence.
 ##
@@ -61,6 +62,16 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
+## trace: @qcode{"full"} (the default) returns every field above;
+## @qcode{"lean"} returns only what @code{attn_backward} reads
+## (@code{kind}, @code{heads}, @code{X}, @code{key_allow}, @code{Q}, @code{K},
+## @code{V}, @code{A}, @code{message}), each equal to the same field of the
+## full trace, for training where nothing inspects the scores: the scores
+## are never stored (the softmax runs in place) and @code{delta} and
+## @code{out} are not copied.  @var{Y} and the gradients of
+## @code{attn_backward} are the same in both modes.
+##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
@@ -68,13 +79,16 @@
 ## full double array, @var{B} not a struct, @var{key_allow} not logical);
 ## @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
-## other weights, or @w{dk = 0}); @code{attention:heads} (@code{heads} not a
+## other weights, or @w{dk = 0}; when the rows of @var{X} match the rows of
+## @code{W_Q}, the message says that tokens are rows and @var{X} looks
+## transposed); @code{attention:heads} (@code{heads} not a
 ## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the double range: Inf or NaN from finite inputs);
-## @code{attention:toolarge} (sizes beyond what BLAS addresses, or more
-## memory than the machine has).
+## @code{attention:option} (@var{mode} not @qcode{"full"} or
+## @qcode{"lean"}); @code{attention:toolarge} (sizes beyond what BLAS
+## addresses, or more memory than the machine has).
 ##
 ## Three tokens of width 2 with identity weights: each token attends most
 ## to itself and to the token it shares a direction with.
@@ -117,3 +131,70 @@
 ##
 ## @seealso{attn_masked, attn_cross, attn_backward, attn_sdpa}
 ## @end deftypefn
+
+## The block written out in plain Octave, head by head and item by item.
+%!function Y = plain_self (X, B, key_allow)
+%!  [n, d, Bt] = size (X);
+%!  h = B.heads;  dk = columns (B.W_Q) / h;  dv = columns (B.W_V) / h;
+%!  Y = X;
+%!  for b = 1:Bt
+%!    x = X(:,:,b);  msg = zeros (n, h * dv);
+%!    for j = 1:h
+%!      ck = (j-1)*dk+1 : j*dk;  cv = (j-1)*dv+1 : j*dv;
+%!      S = (x * B.W_Q(:,ck)) * (x * B.W_K(:,ck))' / sqrt (dk);
+%!      S(:, ! key_allow(:,b)) = -Inf;
+%!      W = exp (S - max (S, [], 2));
+%!      msg(:,cv) = (W ./ sum (W, 2)) * (x * B.W_V(:,cv));
+%!    endfor
+%!    Y(:,:,b) = x + msg * B.W_O;
+%!  endfor
+%!endfunction
+
+%!test
+%! ## two heads (dk = 2, dv = 3), a batch of two, padding in the second item
+%! X = randn (4, 3, 2);
+%! B = struct ("W_Q", randn (3, 4), "W_K", randn (3, 4), "W_V", randn (3, 6),
+%!             "W_O", randn (6, 3), "heads", 2);
+%! key_allow = logical ([1 1 1 1; 1 1 1 0])';
+%! [Y, T] = attn_self (X, B, key_allow);
+%! assert (Y, plain_self (X, B, key_allow), 1e-13);
+%! assert (T.out, Y);
+%! assert (T.Q(:,:,2), X(:,:,2) * B.W_Q, 1e-14);
+%! assert (squeeze (sum (T.A, 2)), ones (4, 2, 2), 1e-14);
+%! assert (T.A(:,4,:,2), zeros (4, 1, 2));
+%! assert (attn_self (X, B, key_allow), Y);
+
+%!test
+%! ## identity weights: each token's row of weights, as printed above
+%! X = [1 0; 0 1; 1 1];
+%! B = struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2),
+%!             "W_O", eye (2), "heads", 1);
+%! [Y, T] = attn_self (X, B);
+%! S = X * X' / sqrt (2);
+%! assert (T.A, exp (S) ./ sum (exp (S), 2), 1e-15);
+%! assert (Y, X + T.A * X, 1e-15);
+
+%!error <tokens are rows> attn_self (randn (4, 3), struct ("W_Q", eye (4), "W_K", eye (4), "W_V", eye (4), "W_O", eye (4), "heads", 1))
+%!error <got 2.5> attn_self (eye (4), struct ("W_Q", eye (4), "W_K", eye (4), "W_V", eye (4), "W_O", eye (4), "heads", 2.5))
+%!error id=attention:mask attn_self (eye (4), struct ("W_Q", eye (4), "W_K", eye (4), "W_V", eye (4), "W_O", eye (4), "heads", 1), true (3, 1))
+
+%!test
+%! ## the lean trace: the fields attn_backward reads, each equal to the full
+%! ## trace's, and the same gradients
+%! X = randn (4, 3, 2);
+%! B = struct ("W_Q", randn (3, 4), "W_K", randn (3, 4), "W_V", randn (3, 2),
+%!             "W_O", randn (2, 3), "heads", 2);
+%! [Y, T] = attn_self (X, B);
+%! [Yl, L] = attn_self (X, B, [], "lean");
+%! assert (fieldnames (L)', {"kind", "heads", "X", "key_allow", "Q", "K", ...
+%!                           "V", "A", "message"});
+%! assert (Yl, Y);
+%! for f = fieldnames (L)'
+%!   assert (L.(f{1}), T.(f{1}));
+%! endfor
+%! dY = randn (size (Y));
+%! assert (attn_backward (dY, L, B), attn_backward (dY, T, B));
+%! [~, F] = attn_self (X, B, [], "full");
+%! assert (F, T);
+
+%!error id=attention:option attn_self (eye (2), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1), [], "slim")

@@ -318,9 +318,29 @@ static void expect_2d(const char *name, const gw_dims *got, attn_int rows,
     gw_expect(name, got, &want, what);
 }
 
-void gw_block(const mxArray *B, attn_int d, attn_int d_src,
+/* Tokens are rows: when the rows of an input X equal the rows of the
+ * weight W that multiplies it but its columns do not, X was most likely
+ * passed with tokens as columns. */
+static void tokens_are_rows(const gw_rows *x, const char *w_name,
+                            const gw_dims *wd)
+{
+    if (x->dims->dim[0] == wd->dim[0] && x->dims->dim[1] != wd->dim[0]) {
+        char g[96];
+        mexErrMsgIdAndTxt("attention:size",
+                          "%s is %s and %s has %ld rows: tokens are rows, so "
+                          "%s must be n x %ld (one token of width %ld per "
+                          "row); %s looks transposed: pass %s' (for a batch, "
+                          "permute (%s, [2 1 3]))",
+                          x->name, dims_text(x->dims, g, sizeof g), w_name,
+                          (long) wd->dim[0], x->name, (long) wd->dim[0],
+                          (long) wd->dim[0], x->name, x->name, x->name);
+    }
+}
+
+void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               attn_weights *w, attn_shape *s)
 {
+    const attn_int d = q->dims->dim[1], d_src = kv->dims->dim[1];
     char got[160];
     if (!mxIsStruct(B) || mxGetNumberOfElements(B) != 1)
         mexErrMsgIdAndTxt("attention:type",
@@ -333,10 +353,16 @@ void gw_block(const mxArray *B, attn_int d, attn_int d_src,
                      && !mxIsSparse(heads)
                      && mxGetNumberOfElements(heads) == 1
                      ? mxGetScalar(heads) : 0.0;
-    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h)))
+    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h))) {
+        if (mxIsDouble(heads) && !mxIsComplex(heads) && !mxIsSparse(heads)
+            && mxGetNumberOfElements(heads) == 1)
+            snprintf(got, sizeof got, "%.15g", mxGetScalar(heads));
+        else
+            describe(heads, got, sizeof got);
         mexErrMsgIdAndTxt("attention:heads",
                           "B.heads must be a positive integer scalar; got %s",
-                          describe(heads, got, sizeof got));
+                          got);
+    }
     s->heads = (attn_int) h;
 
     gw_dims dq, dk, dv, dout;
@@ -346,6 +372,9 @@ void gw_block(const mxArray *B, attn_int d, attn_int d_src,
     w->W_O = gw_double(gw_field(B, "block B", "W_O"), "B.W_O", 2, &dout);
 
     const attn_int hk = dq.dim[1], hv = dv.dim[1];
+    tokens_are_rows(q, "B.W_Q", &dq);
+    tokens_are_rows(kv, "B.W_K", &dk);
+    tokens_are_rows(kv, "B.W_V", &dv);
     expect_2d("B.W_Q", &dq, d, hk, "d x h*dk, d the width of the query rows");
     expect_2d("B.W_K", &dk, d_src, hk,
               "d_src x h*dk, d_src the width of the key/value rows and "
@@ -382,12 +411,35 @@ static const char *kind_name(block_kind kind)
                                                               : "cross";
 }
 
+/* The optional trace mode after key_allow: "full" (the default) or
+ * "lean" (1: only the arrays attn_backward reads). */
+static int trace_mode(const mxArray *a)
+{
+    char word[16] = "";
+    if (!mxIsChar(a) || mxGetNumberOfElements(a) >= sizeof word
+        || mxGetString(a, word, sizeof word) != 0
+        || (strcmp(word, "full") && strcmp(word, "lean"))) {
+        char got[160];
+        if (mxIsChar(a) && mxGetNumberOfElements(a) < 64) {
+            char text[64];
+            mxGetString(a, text, sizeof text);
+            snprintf(got, sizeof got, "\"%s\"", text);
+        } else
+            describe(a, got, sizeof got);
+        mexErrMsgIdAndTxt("attention:option",
+                          "the trace mode after key_allow must be \"full\" "
+                          "or \"lean\"; got %s", got);
+    }
+    return strcmp(word, "lean") == 0;
+}
+
 void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                       int nrhs, const mxArray *prhs[])
 {
     const int cross = kind == BLOCK_CROSS;
     const int b_arg = cross ? 2 : 1;  /* position of B, then key_allow */
-    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 2, 2);
+    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 3, 2);
+    const int lean = nrhs > b_arg + 2 && trace_mode(prhs[b_arg + 2]);
 
     gw_dims dq, dkv, dmask;
     const char *q_name = cross ? "D" : "X";
@@ -403,7 +455,9 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
 
     attn_shape s;
     attn_weights w;
-    gw_block(prhs[b_arg], dq.dim[1], dkv.dim[1], &w, &s);
+    const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "E" : "X",
+                                                       &dkv };
+    gw_block(prhs[b_arg], &q_rows, &kv_rows, &w, &s);
     s.n = dq.dim[0];
     s.m = dkv.dim[0];
     s.batch = dq.dim[2];
@@ -430,39 +484,46 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
                                   + (double) m * hv + 2.0 * n * m * h
                                   + (double) n * hv + 3.0 * n * d
-                                  + (cross ? (double) m * s.d_src : 0.0)));
+                                  + (cross ? (double) m * s.d_src : 0.0))
+                   + (double) attn_block_forward_work(&s));
 
-    /* The trace arrays, in the order of attn_trace.  Without a request for
-     * T they live in the workspace, after the kernel's own part, and only
-     * Y is created. */
-    enum { PARTS = 7 };
+    /* The trace arrays, in the order of attn_trace.  Those T does not
+     * return live in the workspace, after the kernel's own part, and the
+     * scores share the weights' array when T has no scores (the softmax
+     * then runs in place). */
+    enum { PARTS = 7, SCORES = 3, WEIGHTS = 4, DELTA = 6 };
     static const char *part_names[PARTS] = {
         "Q", "K", "V", "scores", "A", "message", "delta" };
     const attn_int part_dims[PARTS][4] = {
         { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
         { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
     const int want_trace = nlhs > 1;
+    int in_T[PARTS];
     mxArray *parts[PARTS] = { NULL };
     double *buf[PARTS];
-    size_t numel[PARTS], total = 0;
+    size_t numel[PARTS], in_work = 0;
     for (int i = 0; i < PARTS; i++) {
-        const int nd = i == 3 || i == 4 ? 4 : 3;
+        const int nd = i == SCORES || i == WEIGHTS ? 4 : 3;
         numel[i] = 1;
         for (int k = 0; k < nd; k++)
             numel[i] *= (size_t) part_dims[i][k];
-        total += numel[i];
-        if (want_trace) {
+        in_T[i] = want_trace && !(lean && (i == SCORES || i == DELTA));
+        if (in_T[i]) {
             parts[i] = gw_new_double(nd, part_dims[i]);
             buf[i] = mxGetDoubles(parts[i]);
-        }
+        } else if (i != SCORES)
+            in_work += numel[i];
     }
     const size_t kernel_work = attn_block_forward_work(&s);
-    double *work = gw_workspace(kernel_work + (want_trace ? 0 : total));
-    if (!want_trace) {
-        buf[0] = work + kernel_work;
-        for (int i = 1; i < PARTS; i++)
-            buf[i] = buf[i - 1] + numel[i - 1];
-    }
+    double *work = gw_workspace(kernel_work + in_work);
+    double *next = work + kernel_work;
+    for (int i = 0; i < PARTS; i++)
+        if (!in_T[i] && i != SCORES) {
+            buf[i] = next;
+            next += numel[i];
+        }
+    if (!in_T[SCORES])
+        buf[SCORES] = buf[WEIGHTS];
     mxArray *Y = gw_new_double(3, part_dims[6]);
     attn_trace t = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6],
                      mxGetDoubles(Y) };
@@ -476,14 +537,22 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     if (!want_trace)
         return;
 
-    static const char *self_fields[] = {
-        "kind", "heads", "X", "key_allow", "Q", "K", "V", "scores", "A",
-        "message", "delta", "out" };
-    static const char *cross_fields[] = {
-        "kind", "heads", "D", "E", "key_allow", "Q", "K", "V", "scores", "A",
-        "message", "delta", "out" };
-    mxArray *T = mxCreateStructMatrix(1, 1, cross ? 13 : 12,
-                                      cross ? cross_fields : self_fields);
+    /* kind, heads, the inputs, key_allow, then the parts T holds and out
+     * (the lean trace stops at message) */
+    const char *fields[16];
+    int nf = 0;
+    fields[nf++] = "kind";
+    fields[nf++] = "heads";
+    fields[nf++] = q_name;
+    if (cross)
+        fields[nf++] = "E";
+    fields[nf++] = "key_allow";
+    for (int i = 0; i < PARTS; i++)
+        if (in_T[i])
+            fields[nf++] = part_names[i];
+    if (!lean)
+        fields[nf++] = "out";
+    mxArray *T = mxCreateStructMatrix(1, 1, nf, fields);
     mxSetField(T, 0, "kind", mxCreateString(kind_name(kind)));
     mxSetField(T, 0, "heads", mxCreateDoubleScalar((double) h));
     mxSetField(T, 0, q_name, gw_copy(prhs[0], &dq));
@@ -493,8 +562,11 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                has_mask ? gw_copy(mask_arg, &dmask)
                         : mxCreateLogicalMatrix(0, 0));
     for (int i = 0; i < PARTS; i++)
-        mxSetField(T, 0, part_names[i], parts[i]);
-    const gw_dims y_dims = { 3, { n, d, Bt, 1, 1, 1, 1, 1 } };
-    mxSetField(T, 0, "out", gw_copy(Y, &y_dims));
+        if (in_T[i])
+            mxSetField(T, 0, part_names[i], parts[i]);
+    if (!lean) {
+        const gw_dims y_dims = { 3, { n, d, Bt, 1, 1, 1, 1, 1 } };
+        mxSetField(T, 0, "out", gw_copy(Y, &y_dims));
+    }
     plhs[1] = T;
 }

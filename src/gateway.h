@@ -55,9 +55,17 @@ double *gw_workspace(size_t doubles);
 /* An uninitialised double array with dims: the core writes every entry. */
 mxArray *gw_new_double(int ndims, const attn_int *dims);
 
+/* An input of rows (tokens) by name, for messages. */
+typedef struct {
+    const char *name;     /* "X", "D", "E", "T.X", ... */
+    const gw_dims *dims;  /* n x width x Bt */
+} gw_rows;
+
 /* The block struct: checks fields, classes, finiteness and every width
- * against d (query side) and d_src (key/value side). */
-void gw_block(const mxArray *B, attn_int d, attn_int d_src,
+ * against the widths of the query rows q and the key/value rows kv; a
+ * weight whose rows match the rows of its input instead of its width is
+ * reported as an input given with tokens as columns. */
+void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               attn_weights *w, attn_shape *s);
 
 /* A copy of a checked double or logical array of the given dims (Octave 7

@@ -82,7 +82,8 @@
 
 ## ---- attn_self and attn_masked (same gateway rules)
 %!error id=attention:nargin attn_self (X)
-%!error id=attention:nargin attn_self (X, B, true (4, 1), 1)
+%!error id=attention:nargin attn_self (X, B, true (4, 1), "lean", 1)
+%!error id=attention:option attn_self (X, B, true (4, 1), 1)
 %!error id=attention:nargout [a, b, c] = attn_self (X, B)
 %!error id=attention:type attn_self (single (X), B)
 %!error id=attention:type attn_self (X + 1i, B)
@@ -121,9 +122,23 @@
 %! check_error (@() attn_masked (rand (4, 2), B), "attention:size", "W_Q", "3x4");
 %! check_error (@() attn_self (X, setfield (B, "heads", 3)), "attention:heads", "heads");
 
-## ---- attn_cross
+## tokens as columns: the rows of X match the rows of B.W_Q, its columns do not
+%!error <X is 3x4 and B.W_Q has 3 rows: tokens are rows> attn_self (X', B)
+%!error id=attention:size attn_masked (permute (rand (4, 3, 2), [2 1 3]), B)
+%!error <E is 6x5 and B.W_K has 6 rows: tokens are rows> attn_cross (D, E', Bc)
+%!error <D is 3x2 and B.W_Q has 3 rows: tokens are rows> attn_cross (D', E, Bc)
+%!test
+%! check_error (@() attn_self (X', B), "attention:size", "looks transposed", "X'");
+%! ## a width that fits neither way keeps the plain message
+%! check_error (@() attn_self (rand (2, 5), B), "attention:size", "B.W_Q", "3x4");
+
+## the value of a bad heads field is shown
+%!error <B.heads must be a positive integer scalar; got 2.5> attn_self (X, setfield (B, "heads", 2.5))
+%!error <got -2> attn_masked (X, setfield (B, "heads", -2))
+
 %!error id=attention:nargin attn_cross (D, E)
-%!error id=attention:nargin attn_cross (D, E, Bc, true (5, 1), 1)
+%!error id=attention:nargin attn_cross (D, E, Bc, true (5, 1), "full", 1)
+%!error id=attention:option attn_cross (D, E, Bc, true (5, 1), 1)
 %!error id=attention:nargout [a, b, c] = attn_cross (D, E, Bc)
 %!error id=attention:type attn_cross (D, single (E), Bc)
 %!error id=attention:type attn_cross (D, E, "Bc")
@@ -157,6 +172,24 @@
 %!error id=attention:size attn_backward (dY, setfield (T, "Q", rand (4, 3)), B)
 %!error id=attention:nonfinite attn_backward (dY, setfield (T, "A", NaN (4, 4, 2)), B)
 %!error id=attention:nonfinite attn_backward ([NaN 1 1; dY(2:4,:)], T, B)
+
+## the trace must come from the block given: its heads and weights
+%!error <T.heads = 2 but B.heads = 1> attn_backward (dY, T, setfield (B, "heads", 1))
+%!error id=attention:trace attn_backward (dY, T, setfield (B, "W_Q", B.W_Q + 1))
+%!error <T.K\(1,2,1\)> attn_backward (dY, T, setfield (B, "W_K", B.W_K + [0 1 0 0]))
+%!error <T.V\(1,1,1\).*T.X\(1,:,1\)\*B.W_V> attn_backward (dY, T, setfield (B, "W_V", -B.W_V))
+%!error <T.delta\(1,1,1\).*T.message\(1,:,1\)\*B.W_O> attn_backward (dY, T, setfield (B, "W_O", 2 * B.W_O))
+%!error <T.E\(1,:,1\)\*B.W_K> attn_backward (rand (2, 3), Tc, setfield (Bc, "W_K", 2 * Bc.W_K))
+%!error id=attention:trace attn_backward (dY, setfield (T, "Q", T.Q + 1), B)
+%!error id=attention:field attn_backward (dY, rmfield (T, "heads"), B)
+%!test
+%! ## the same weights with other heads: every shape agrees, the trace does not
+%! [~, T1] = attn_self (X, setfield (B, "heads", 1));
+%! check_error (@() attn_backward (dY, T1, B), "attention:trace", "T.heads = 1",
+%!              "B.heads = 2", "trace of the forward pass");
+%! ## weights equal up to rounding pass
+%! G = attn_backward (dY, T, setfield (B, "W_Q", B.W_Q * (1 + eps)));
+%! assert (size (G.W_Q), size (B.W_Q));
 
 %!test
 %! check_error (@() attn_backward (rand (4, 2), T, B), "attention:size", "dY", "4x2");

@@ -747,6 +747,22 @@ static void test_block(const block_case *bc, int check_fd)
     CMP(message, z.msg); CMP(delta, z.out); CMP(out, z.out);
 #undef CMP
 
+    /* scores sharing the weights' array (the lean trace): the softmax runs
+     * in place and every other result is the same, bit for bit */
+    {
+        attn_trace l = trace_alloc(&s);
+        free(l.scores);
+        l.scores = l.A;
+        st = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &l, work);
+        check(st == ATTN_OK
+              && !memcmp(l.A, t.A, z.S * sizeof(double))
+              && !memcmp(l.message, t.message, z.msg * sizeof(double))
+              && !memcmp(l.out, t.out, z.out * sizeof(double)),
+              "%s: scores in place of A: status %d, results differ", tag, st);
+        l.scores = NULL;
+        trace_free(&l);
+    }
+
     /* backward: core vs reference; weights prefilled with NaN to check
      * they are overwritten, not accumulated into */
     double *dY = drand(z.out);
@@ -895,6 +911,12 @@ int main(void)
         { 2, 3, 1, 1, 1, 1, 1, 4, 0, 0, 1 },
         { 140, 140, 8, 8, 4, 4, 2, 2, 1, 1, 1 },
         { 40, 70, 12, 9, 4, 5, 3, 2, 0, 0, 1 },
+        /* batches whose projections run stacked (one product over all
+         * rows): self with padding, causal, cross with n != m */
+        { 7, 7, 16, 16, 4, 4, 4, 9, 1, 1, 1 },
+        { 5, 9, 12, 7, 3, 2, 2, 6, 0, 0, 1 },
+        { 10, 10, 64, 64, 16, 16, 4, 64, 0, 1, 0 },
+        { 3, 3, 2, 2, 1, 1, 2, 5, 1, 0, 0 },
     };
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         test_block(&blocks[k], blocks[k].n * blocks[k].m <= 64);

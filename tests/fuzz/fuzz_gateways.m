@@ -307,12 +307,13 @@ function [args, nout] = valid_call (fn)
     case {"attn_self", "attn_masked"}
       n = dim (); d = ri (4); Bt = ri (2);
       mask = key_mask (n, Bt);
-      args = [{arr(n, d, Bt), block(d, d)}, mask];
+      args = [{arr(n, d, Bt), block(d, d)}, mask, trace_mode(mask)];
       nout = ri (0, 2);
     case "attn_cross"
       n = dim (); m = dim (); d = ri (4); ds = ri (4); Bt = ri (2);
       mask = key_mask (m, Bt);
-      args = [{arr(n, d, Bt), arr(m, ds, Bt), block(d, ds)}, mask];
+      args = [{arr(n, d, Bt), arr(m, ds, Bt), block(d, ds)}, mask, ...
+              trace_mode(mask)];
       nout = ri (0, 2);
     case "attn_backward"
       kinds = {"attn_self", "attn_masked", "attn_cross"};
@@ -322,6 +323,15 @@ function [args, nout] = valid_call (fn)
       args = {arr(size (Y)), T, fargs{2 + strcmp(fwd, "attn_cross")}};
       nout = ri (0, 1);
   endswitch
+endfunction
+
+## Sometimes the trace mode after the mask (which it needs, if only []).
+function mode = trace_mode (mask)
+  mode = {};
+  if (rand () < 0.3)
+    modes = {"lean", "full"};
+    mode = [repmat({[]}, 1, isempty (mask)), modes(ri (2))];
+  endif
 endfunction
 
 ## ---- mutations ---------------------------------------------------------

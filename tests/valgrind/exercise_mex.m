@@ -1,5 +1,5 @@
 ## Run by tests/valgrind/memcheck.sh inside `valgrind octave-cli`: every MEX
-## gateway with every number of outputs, every kind of mask, batches,
+## gateway with every number of outputs, full and lean traces, every kind of mask, batches,
 ## pages, n != m, several head counts, zero sizes, range arguments, a
 ## causal sequence longer than the kernel's row tile and results large
 ## enough to be arrays Octave makes; the gradients of each trace; tests/test_edge_cases.m; then the fuzz harness over the error
@@ -60,7 +60,9 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
       Y = feval (f{1}, X, B, mask{1}{:});
       [Y, T] = feval (f{1}, X, B, mask{1}{:});
       G = attn_backward (rand (size (Y)), T, B);
-      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O);
+      [Y, L] = feval (f{1}, X, B, [mask{1}{:}], "lean");
+      GL = attn_backward (rand (size (Y)), L, B);
+      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dX);
       npass += ok;
       nfail += ! ok;
     endfor
@@ -69,7 +71,9 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
     Y = attn_cross (X, E, Bc, mask{1}{:});
     [Y, T] = attn_cross (X, E, Bc, mask{1}{:});
     G = attn_backward (rand (size (Y)), T, Bc);
-    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O);
+    [Y, L] = attn_cross (X, E, Bc, [mask{1}{:}], "lean");
+    GL = attn_backward (rand (size (Y)), L, Bc);
+    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dE);
     npass += ok;
     nfail += ! ok;
   endfor
@@ -83,8 +87,10 @@ B = struct ("W_Q", rand (d, d) / d, "W_K", rand (d, d) / d,
 X = rand (n, d);
 [Y, T] = attn_masked (X, B);
 G = attn_backward (rand (n, d), T, B);
+[Y, L] = attn_masked (X, B, [], "lean");
+GL = attn_backward (rand (n, d), L, B);
 [M, A, S] = attn_sdpa (rand (2048, 4), rand (2048, 4), rand (2048, 4));
-ok = finite (Y, T.A, G.dX, M, A);
+ok = finite (Y, T.A, G.dX, L.A, GL.dX, M, A);
 try
   attn_masked (X * 1e200, B);
   ok = false;
