@@ -27,6 +27,8 @@
 ## @item own
 ## true for a family's own matrices (drawn from seed + 1), false for the
 ## embeddings, stacks and vocabulary head (drawn from seed)
+## @item subs
+## the path as a @code{subsref}/@code{subsasgn} index
 ## @end table
 ##
 ## The parts, by what the config asks for: embeddings and positions of the
@@ -53,7 +55,8 @@ function parts = model_schema (config)
   Vs = numel (c.src_vocab.words);
   Vt = numel (c.tgt_vocab.words);
   encoder_only = any (strcmp (fam, {"encoder-token", "encoder-sentence"}));
-  P = cell (0, 6);                            # path, shape, learned, init, fan_in, own
+  top = struct ("type", {}, "subs", {});
+  P = cell (0, 7);               # path, shape, learned, init, fan_in, own, subs
   if (! strcmp (fam, "decoder-only"))
     P = [P; embedding("src", Vs, c)];
   endif
@@ -61,21 +64,21 @@ function parts = model_schema (config)
     P = [P; embedding("tgt", Vt, c)];
   endif
   for l = 1:c.encoder_layers
-    P = [P; layer(sprintf("encoder.%d.", l), {"self"}, c)];
+    P = [P; layer("encoder", l, {"self"}, c)];
   endfor
   blocks = {"self"};
   if (strcmp (fam, "encoder-decoder"))
     blocks = {"self", "cross"};
   endif
   for l = 1:c.decoder_layers
-    P = [P; layer(sprintf("decoder.%d.", l), blocks, c)];
+    P = [P; layer("decoder", l, blocks, c)];
   endfor
   if (strcmp (c.norm, "pre"))
     if (c.encoder_layers > 0)
-      P = [P; norm_parts("encoder_norm.", d)];
+      P = [P; norm_parts("", top, "encoder_norm", d)];
     endif
     if (c.decoder_layers > 0)
-      P = [P; norm_parts("decoder_norm.", d)];
+      P = [P; norm_parts("", top, "decoder_norm", d)];
     endif
   endif
   if (encoder_only)
@@ -90,63 +93,77 @@ function parts = model_schema (config)
   endif
   switch (fam)
     case "pooled-add"                         # u = c*W_u
-      P(end+1,:) = {"W_u", [d d], true, "normal", d, true};
+      P(end+1,:) = part ("", top, {"W_u"}, [d d], true, "normal", d, true);
     case "pooled-concat"                      # [e_t, c]*W_F
-      P(end+1,:) = {"W_F", [2*d d], true, "normal", 2*d, true};
+      P(end+1,:) = part ("", top, {"W_F"}, [2*d d], true, "normal", 2*d, true);
     case "pooled-prefix"                      # c*W_P, the row at position 1
-      P(end+1,:) = {"W_P", [d d], true, "normal", d, true};
+      P(end+1,:) = part ("", top, {"W_P"}, [d d], true, "normal", d, true);
   endswitch
-  parts = cell2struct (P, {"path", "shape", "learned", "init", "fan_in", "own"}, 2);
+  parts = cell2struct (P, {"path", "shape", "learned", "init", "fan_in", "own", "subs"}, 2);
+endfunction
+
+## one row of the table: the array at pre + names (one or two fields)
+## below the index S
+function r = part (pre, S, names, shape, learned, init, fan_in, own)
+  path = [pre names{1}];
+  if (numel (names) == 2)
+    path = [path "." names{2}];
+  endif
+  r = {path, shape, learned, init, fan_in, own, [S, struct("type", ".", "subs", names)]};
 endfunction
 
 ## the token table (V×d) and position table (max_len×d) of one side
 function P = embedding (side, V, c)
-  P = {[side "_embed"], [V c.d], true, "normal", c.d, false};
+  top = struct ("type", {}, "subs", {});
+  P = part ("", top, {[side "_embed"]}, [V c.d], true, "normal", c.d, false);
   if (strcmp (c.positions, "sinusoidal"))
-    P(2,:) = {[side "_pos"], [c.max_len c.d], false, "sinusoid", 0, false};
+    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], false, "sinusoid", 0, false);
   else
-    P(2,:) = {[side "_pos"], [c.max_len c.d], true, "normal", c.d, false};
+    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], true, "normal", c.d, false);
   endif
 endfunction
 
-## one layer: its attention blocks, the FFN, then the LayerNorms
-function P = layer (pre, blocks, c)
+## layer l of a stack: its attention blocks, the FFN, then the LayerNorms
+function P = layer (stack, l, blocks, c)
   d = c.d;
   h = c.heads;
-  P = cell (0, 6);
+  pre = sprintf ("%s.%d.", stack, l);
+  S = struct ("type", {".", "()"}, "subs", {stack, {l}});
+  P = cell (0, 7);
   for b = blocks
-    B = [pre b{1} "."];
-    P = [P; {[B "W_Q"], [d h*c.dk], true, "normal", d, false;
-             [B "W_K"], [d h*c.dk], true, "normal", d, false;
-             [B "W_V"], [d h*c.dv], true, "normal", d, false;
-             [B "W_O"], [h*c.dv d], true, "normal", h*c.dv, false;
-             [B "heads"], [1 1], false, "heads", 0, false}];
+    B = b{1};
+    P = [P; part(pre, S, {B, "W_Q"}, [d h*c.dk], true, "normal", d, false);
+         part(pre, S, {B, "W_K"}, [d h*c.dk], true, "normal", d, false);
+         part(pre, S, {B, "W_V"}, [d h*c.dv], true, "normal", d, false);
+         part(pre, S, {B, "W_O"}, [h*c.dv d], true, "normal", h*c.dv, false);
+         part(pre, S, {B, "heads"}, [1 1], false, "heads", 0, false)];
   endfor
   names = blocks;
   if (c.d_ff > 0)
-    F = [pre "ffn."];
-    P = [P; {[F "W_1"], [d c.d_ff], true, "normal", d, false;
-             [F "b_1"], [1 c.d_ff], true, "zeros", 0, false;
-             [F "W_2"], [c.d_ff d], true, "normal", c.d_ff, false;
-             [F "b_2"], [1 d], true, "zeros", 0, false}];
+    P = [P; part(pre, S, {"ffn", "W_1"}, [d c.d_ff], true, "normal", d, false);
+         part(pre, S, {"ffn", "b_1"}, [1 c.d_ff], true, "zeros", 0, false);
+         part(pre, S, {"ffn", "W_2"}, [c.d_ff d], true, "normal", c.d_ff, false);
+         part(pre, S, {"ffn", "b_2"}, [1 d], true, "zeros", 0, false)];
     names{end+1} = "ffn";
   endif
   if (! strcmp (c.norm, "none"))
     for n = names
-      P = [P; norm_parts([pre "norm_" n{1} "."], d)];
+      P = [P; norm_parts(pre, S, ["norm_" n{1}], d)];
     endfor
   endif
 endfunction
 
-function P = norm_parts (pre, d)
-  P = {[pre "gain"], [1 d], true, "ones", 0, false;
-       [pre "bias"], [1 d], true, "zeros", 0, false};
+## a LayerNorm's gain (ones) and bias (zeros), 1×d each
+function P = norm_parts (pre, S, name, d)
+  P = [part(pre, S, {name, "gain"}, [1 d], true, "ones", 0, false);
+       part(pre, S, {name, "bias"}, [1 d], true, "zeros", 0, false)];
 endfunction
 
 ## W (a×b, normal with fan-in a) and its bias (1×b, zeros)
 function P = affine (W, b, a, width, own)
-  P = {W, [a width], true, "normal", a, own;
-       b, [1 width], true, "zeros", 0, own};
+  top = struct ("type", {}, "subs", {});
+  P = [part("", top, {W}, [a width], true, "normal", a, own);
+       part("", top, {b}, [1 width], true, "zeros", 0, own)];
 endfunction
 
 %!shared c
@@ -187,4 +204,5 @@ endfunction
 %!     endif
 %!   endfor
 %!   assert (size (x), p(i).shape);
+%!   assert (subsref (m, p(i).subs), x);
 %! endfor
