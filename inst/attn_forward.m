@@ -44,7 +44,7 @@ function tr = attn_forward (m, source, prefix = "<bos>")
     batch = source;
     check_batch (m, batch, "attn_forward", false);
   elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
-    batch = attn_batch (m, {source});
+    batch = model_batch (m, {source}, {}, "attn_forward");
   else
     src = to_ids (m.src_vocab, source, "source", "attn_forward");
     tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward");

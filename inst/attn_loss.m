@@ -45,7 +45,7 @@ function [loss, G, info] = attn_loss (m, varargin)
     check_batch (m, batch, "attn_loss", true);
     varargin(1) = [];
   elseif (numel (varargin) >= 2)
-    batch = attn_batch (m, varargin{1}, varargin{2});
+    batch = model_batch (m, varargin{1}, varargin{2}, "attn_loss");
     varargin(1:2) = [];
   else
     print_usage ();
