@@ -67,13 +67,12 @@ function C = attn_corpus_translation (opts)
     error ("attention:type",
            "attn_corpus_translation: OPTS must be a scalar struct, got a %s", class (opts));
   endif
-  opts = corpus_options (opts, struct ("seed", 1, "n_train", 6000, "n_valid", 500,
-                                       "n_test", 500, "heldout", 0.1, "max_len", 14),
-                         "attn_corpus_translation");
-  if (opts.max_len < 3)
-    error ("attention:size",
-           "attn_corpus_translation: OPTS.max_len must be at least 3, got %g", opts.max_len);
-  endif
+  opts = parse_options ("attn_corpus_translation", {"seed", 1, "integer [0, 4294967295]";
+                                                  "n_train", 6000, "integer [0, Inf)";
+                                                  "n_valid", 500, "integer [0, Inf)";
+                                                  "n_test", 500, "integer [0, Inf)";
+                                                  "heldout", 0.1, "real (0, 0.5)";
+                                                  "max_len", 14, "integer [3, Inf)"}, {opts});
   L = translation_lexicon ();
   nn = numel (L.nouns.en);
   na = numel (L.adj.en);
@@ -223,9 +222,11 @@ endfunction
 %! assert (max (n) <= 4);
 
 %!error <OPTS must be a scalar struct> attn_corpus_translation (3)
-%!error <unknown option 'bogus'> attn_corpus_translation (struct ("bogus", 1))
-%!error <n_train must be> attn_corpus_translation (struct ("n_train", -1))
-%!error <max_len must be at least 3> attn_corpus_translation (struct ("max_len", 2))
+%!error <unknown option "bogus"> attn_corpus_translation (struct ("bogus", 1))
+%!error id=attention:option attn_corpus_translation (struct ("bogus", 1))
+%!error <option "n_train" must be an integer in \[0, Inf\), got -1> attn_corpus_translation (struct ("n_train", -1))
+%!error <option "n_train" must be an integer> attn_corpus_translation (struct ("n_train", 1.5))
+%!error <option "max_len" must be an integer in \[3, Inf\), got 2> attn_corpus_translation (struct ("max_len", 2))
 
 ## a uniform random integer in 1..n (randi is slow in a loop)
 function k = pick (n)

@@ -50,18 +50,8 @@ function [loss, G, info] = attn_loss (m, varargin)
   else
     print_usage ();
   endif
-  smoothing = 0;
-  for i = 1:2:numel (varargin)
-    if (! strcmp (varargin{i}, "label_smoothing") || i == numel (varargin))
-      error ("attention:option", "attn_loss: expected \"label_smoothing\", EPS after the data, got %s",
-             disp_arg (varargin{i}));
-    endif
-    smoothing = varargin{i+1};
-    if (! isnumeric (smoothing) || ! isscalar (smoothing) || smoothing < 0 || smoothing >= 1)
-      error ("attention:option", "attn_loss: label smoothing must be a number in [0, 1), got %s",
-             disp_arg (smoothing));
-    endif
-  endfor
+  o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)"}, varargin);
+  smoothing = o.label_smoothing;
   check_lengths (m, batch, "attn_loss");
   tr = model_forward (m, batch);
   if (nargout > 1)
@@ -89,6 +79,9 @@ endfunction
 %! assert (fieldnames (G.decoder.cross), {"W_Q"; "W_K"; "W_V"; "W_O"});
 
 %!error id=attention:model attn_loss (1, "a", "b")
+%!error <attn_loss: unknown option "smoothing"> attn_loss (attn_toy ("river"), "the bank", "la", "smoothing", 0.1)
+%!error <option "label_smoothing" must be a real number in \[0, 1\), got 1> attn_loss (attn_toy ("river"), "the bank", "la", "label_smoothing", 1)
+%!error <attn_loss: unknown word "sea"> attn_loss (attn_toy ("river"), "the sea bank", "la")
 %!test
 %! m = attn_toy ("river");
 %! b = attn_batch (m, "the bank", "la rive");

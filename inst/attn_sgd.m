@@ -37,4 +37,5 @@ endfunction
 %! assert (m2.config, m.config);
 
 %!error id=attention:type attn_sgd (attn_toy ("blackcat"), struct (), "fast")
+%!error <LR must be a real finite scalar, got Inf> attn_sgd (attn_toy ("blackcat"), struct (), Inf)
 %!error id=attention:model attn_sgd (struct (), struct (), 1)
