@@ -19,6 +19,7 @@ function [text, words] = attn_decode (v, ids)
   if (nargin != 2)
     print_usage ();
   endif
+  check_vocab (v, "attn_decode");
   words = v.words(to_ids (v, ids, "as given", "attn_decode"));
   text = strjoin (words, " ");
 endfunction
