@@ -39,12 +39,12 @@ function tr = model_forward (m, batch)
       endif
       X = tr.readout;
       if (isfield (m, "W_hidden"))
-        tr.hidden_pre = head_forward (X, m.W_hidden, m.b_hidden);
+        tr.hidden_pre = affine_rows (X, m.W_hidden, m.b_hidden);
         tr.hidden = max (tr.hidden_pre, 0);
         X = tr.hidden;
       endif
     endif
-    tr.logits = head_forward (X, m.W_class, m.b_class);
+    tr.logits = affine_rows (X, m.W_class, m.b_class);
     tr.probs = softmax_rows (tr.logits);
     return;
   endif
@@ -60,14 +60,14 @@ function tr = model_forward (m, batch)
       tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, c.d), ids);
       switch (c.family)
         case "pooled-add"                       # e_t + u + p_t
-          tr.u = linear_rows (tr.c, m.W_u);
+          tr.u = affine_rows (tr.c, m.W_u, 0);
           X = tr.target_tokens + tr.u + m.tgt_pos(1:n,:);
         case "pooled-concat"                    # [e_t, c]*W_F + p_t
           tr.concat = [tr.target_tokens, repmat(tr.c, n, 1)];
-          tr.fused = linear_rows (tr.concat, m.W_F);
+          tr.fused = affine_rows (tr.concat, m.W_F, 0);
           X = tr.fused + m.tgt_pos(1:n,:);
         case "pooled-prefix"                    # c*W_P at position 1
-          tr.prefix = linear_rows (tr.c, m.W_P);
+          tr.prefix = affine_rows (tr.c, m.W_P, 0);
           X = [tr.prefix; tr.target_tokens] + m.tgt_pos(1:n+1,:);
           allow = [true(1, columns (allow)); allow];
       endswitch
@@ -81,6 +81,6 @@ function tr = model_forward (m, batch)
     D = D(2:end,:,:);                           # no prediction at the source slot
   endif
   tr.decoder_out = D;
-  tr.logits = head_forward (D, m.W_vocab, m.b_vocab);
+  tr.logits = affine_rows (D, m.W_vocab, m.b_vocab);
   tr.probs = softmax_rows (tr.logits);
 endfunction
