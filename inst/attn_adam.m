@@ -35,7 +35,7 @@ function [m, state] = attn_adam (m, G, state, varargin)
                                    "beta1", 0.9, "real [0, 1)";
                                    "beta2", 0.999, "real [0, 1)";
                                    "epsilon", 1e-8, "real (0, Inf)"}, varargin);
-  check_model (m, "attn_adam");
+  check_model (m, "attn_adam", G);
   if (! isempty (state) && (! isstruct (state) || ! all (isfield (state, {"t", "m", "v"}))))
     error ("attention:type",
            "attn_adam: STATE must be [] or the state a previous call returned, got %s",

@@ -21,10 +21,10 @@ function m = attn_sgd (m, G, lr)
   if (nargin != 3)
     print_usage ();
   endif
-  check_model (m, "attn_sgd");
   if (! isnumeric (lr) || ! isscalar (lr) || ! isreal (lr) || ! isfinite (lr))
     error ("attention:type", "attn_sgd: LR must be a real finite scalar, got %s", disp_arg (lr));
   endif
+  check_model (m, "attn_sgd", G);
   m = tree_add (m, G, -lr * tree_flat (G));
 endfunction
 

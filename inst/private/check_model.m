@@ -1,17 +1,21 @@
 ## -*- texinfo -*-
-## @deftypefn {} {@var{c} =} check_model (@var{m}, @var{caller})
+## @deftypefn  {} {@var{c} =} check_model (@var{m}, @var{caller})
+## @deftypefnx {} {@var{c} =} check_model (@var{m}, @var{caller}, @var{G})
 ## Check a model struct against its schema: @code{config}, @code{src_vocab}
 ## and @code{tgt_vocab} present, the config valid (@code{check_config}), and
 ## every array of @code{model_schema (m)} there, real double, of its shape
 ## (the stacks holding as many layers as the config says, every block
 ## @code{heads} equal to @code{config.heads}).  Any failure is an
 ## @code{attention:model} error naming @var{caller} and the first bad part.
+## With @var{G}, a gradient for @var{m} (the optimisers' argument), it is
+## checked too: every learned part of the schema there with its shape
+## (@code{attention:type} naming the part).
 ## @var{c} is the checked config with the vocabularies.  A config seen
 ## before is not checked again (the last few are kept with their schema):
 ## what remains per call is one look at every array.
 ## @end deftypefn
 
-function c = check_model (m, caller)
+function c = check_model (m, caller, G)
   if (! isstruct (m) || ! isscalar (m) || ! all (isfield (m, {"config", "src_vocab", "tgt_vocab"})))
     if (isstruct (m))
       got = "a struct without config, src_vocab and tgt_vocab";
@@ -49,14 +53,18 @@ function c = check_model (m, caller)
              caller, s{1}, n, s{1});
     endif
   endfor
-  ## every array at once; the loop below only finds the first bad one
-  X = cellfun (@(S) subsref (m, S), {parts.subs}, "UniformOutput", false,
-               "ErrorHandler", @(varargin) NaN (0, 0, 0));
-  shapes = vertcat (parts.shape);
   heads = strcmp ({parts.init}, "heads");
-  if (all (cellfun ("isclass", X, "double")) && all (cellfun ("isreal", X))
-      && all (cellfun ("ndims", X) == 2) && isequal ([cellfun("size", X, 1)', cellfun("size", X, 2)'], shapes)
-      && all ([X{heads}] == c.heads))
+  X = arrays (m, parts);
+  if (nargin > 2)
+    learned = parts([parts.learned]);
+    g = arrays (G, learned);
+    if (! all_fit (g, learned))
+      bad = learned(find (! fits (g, learned), 1));
+      error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s double array",
+             caller, bad.path, shape_str (bad.shape));
+    endif
+  endif
+  if (all_fit (X, parts) && all ([X{heads}] == c.heads))
     return;
   endif
   for i = 1:numel (parts)
@@ -72,6 +80,24 @@ function c = check_model (m, caller)
              c.heads, disp_arg (x));
     endif
   endfor
+endfunction
+
+## the arrays of S at the parts' places (a 0×0×0 NaN where one is missing)
+function X = arrays (S, parts)
+  X = cellfun (@(s) subsref (S, s), {parts.subs}, "UniformOutput", false,
+               "ErrorHandler", @(varargin) NaN (0, 0, 0));
+endfunction
+
+## which arrays are real doubles of their part's shape
+function ok = fits (X, parts)
+  shapes = vertcat (parts.shape);
+  ok = (cellfun ("isclass", X, "double") & cellfun ("isreal", X)
+        & cellfun ("ndims", X) == 2 & cellfun ("size", X, 1) == shapes(:,1)'
+        & cellfun ("size", X, 2) == shapes(:,2)');
+endfunction
+
+function ok = all_fit (X, parts)
+  ok = all (fits (X, parts));
 endfunction
 
 ## the config and the vocabularies' sizes and specials as one string
@@ -103,3 +129,40 @@ endfunction
 %!error <f: M.W_vocab must be a real 4×6 double array, got> check_model (setfield (m, "W_vocab", 1), "f")
 %!error <f: M.encoder.1.self.heads must be 2> check_model (setfield (m, "encoder", setfield (m.encoder, "self", setfield (m.encoder.self, "heads", 1))), "f")
 %!error id=attention:model check_model (setfield (m, "src_embed", single (m.src_embed)), "f")
+%!test
+%! [~, G] = attn_loss (m, "a b", "x y");
+%! check_model (m, "f", G);
+%! fail ('check_model (m, "f", rmfield (G, "W_vocab"))', "G.W_vocab must be a real 4×6 double array");
+%! fail ('check_model (m, "f", setfield (G, "b_vocab", 1))', "G must hold the gradient of every learned array of M: G.b_vocab");
+
+## the gradient of every family holds the learned parts of its schema with
+## their shapes, and no other array (the values are checked against finite
+## differences in tests/test_model_grad.m and tests/test_families_grad.m)
+%!test
+%! randn ("state", 3);  rand ("state", 3);
+%! w = "raghav goes to school in delhi";
+%! pairs = {w, "raghav va a delhi"};
+%! base = struct ("d", 4, "heads", 2, "d_ff", 3, "max_len", 8, "norm", "pre", "seed", 2);
+%! models = {attn_model(setfield (setfield (base, "src_vocab", w), "tgt_vocab", pairs{2}))};
+%! for f = {"pooled-add", "pooled-concat", "pooled-prefix"}
+%!   c = base;  c.family = f{1};  c.src_vocab = w;  c.tgt_vocab = pairs{2};
+%!   models{end+1} = attn_family (c);
+%! endfor
+%! c = base;  c.vocab = w;  c.layers = 1;
+%! models{end+1} = attn_family (setfield (c, "family", "decoder-only"));
+%! c.classes = {"A", "B"};
+%! models{end+1} = attn_family (setfield (c, "family", "encoder-token"));
+%! models{end+1} = attn_family (setfield (setfield (setfield (c, "family", "encoder-sentence"),
+%!                                                  "head", "mlp"), "readout", "mean"));
+%! data = {pairs; pairs; pairs; pairs; {"raghav goes", "to school"};
+%!         {"raghav goes", "A B"}; {"raghav goes", "B"}};
+%! for k = 1:numel (models)
+%!   m = models{k};
+%!   [~, G] = attn_loss (m, data{k}{1}, data{k}{2});
+%!   parts = model_schema (m);
+%!   learned = parts([parts.learned]);
+%!   assert (numel (tree_flat (G)), sum (arrayfun (@(p) prod (p.shape), learned)));
+%!   for p = learned'
+%!     assert (size (subsref (G, p.subs)), p.shape, m.config.family);
+%!   endfor
+%! endfor
