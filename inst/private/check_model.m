@@ -163,6 +163,6 @@ endfunction
 %!   learned = parts([parts.learned]);
 %!   assert (numel (tree_flat (G)), sum (arrayfun (@(p) prod (p.shape), learned)));
 %!   for p = learned'
-%!     assert (size (subsref (G, p.subs)), p.shape, m.config.family);
+%!     assert (size (subsref (G, p.subs)), p.shape);
 %!   endfor
 %! endfor
