@@ -51,9 +51,14 @@
 ##
 ## For the encoder families, @code{attn_train} and @code{attn_loss} take
 ## pairs (sentence, labels) where the labels are class names: one per word
-## (@qcode{"PERSON OTHER OTHER PLACE"}) or one per sentence; for the
-## decoder-only model, pairs (prompt, continuation) joined into one sequence
-## @code{<bos> prompt continuation <eos>}, every position predicting the next.
+## (@qcode{"PERSON OTHER OTHER PLACE"}) or one per sentence; their sources
+## get no @code{<eos>} (the rows are the words, after @code{<cls>} for the
+## cls readout).  For the decoder-only model, pairs (prompt, continuation)
+## are joined into one sequence @code{<bos> prompt continuation <eos>},
+## every position predicting the next.  Empty sentences are allowed: the
+## mean of zero tokens is the zero vector, so an empty sentence's label is
+## scored on the head's bias alone; an empty token-classified sentence has
+## no labels.
 ##
 ## @example
 ## @group

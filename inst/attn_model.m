@@ -20,9 +20,13 @@
 ## hidden width of the ReLU feed-forward sublayers; 0 = no FFN (4·d)
 ## @item norm
 ## LayerNorm placement: @qcode{"post"} (default), @qcode{"pre"} or
-## @qcode{"none"}
+## @qcode{"none"}; LayerNorm is @code{(x - mu) ./ sqrt (var + 1e-5)} over
+## each row (population variance, epsilon inside the square root), then
+## gain and bias
 ## @item positions
-## @qcode{"learned"} (default) or @qcode{"sinusoidal"} (fixed) tables
+## @qcode{"learned"} (default) or @qcode{"sinusoidal"} (fixed) tables; row
+## i is position i-1, so a sinusoidal row 1 is sin 0 = 0 and cos 0 = 1
+## (column 2k-1: @code{sin (p / 10000^((2k-2)/d))}, column 2k its cosine)
 ## @item max_len
 ## rows of the position tables, the longest sequence (64)
 ## @item encoder_layers, decoder_layers
