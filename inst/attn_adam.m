@@ -31,23 +31,17 @@ function [m, state] = attn_adam (m, G, state, varargin)
   if (nargin < 3)
     print_usage ();
   endif
-  check_model (m, "attn_adam");
-  o = get_options ("attn_adam", struct ("lr", 1e-3, "beta1", 0.9, "beta2", 0.999,
-                                        "epsilon", 1e-8), varargin);
-  g = tree_flat (G);
-  if (isempty (state))
-    state = struct ("t", 0, "m", zeros (size (g)), "v", zeros (size (g)));
-  elseif (! isstruct (state) || ! all (isfield (state, {"t", "m", "v"}))
-          || ! isequal (size (state.m), size (g)))
+  o = parse_options ("attn_adam", {"lr", 1e-3, "real (0, Inf)";
+                                   "beta1", 0.9, "real [0, 1)";
+                                   "beta2", 0.999, "real [0, 1)";
+                                   "epsilon", 1e-8, "real (0, Inf)"}, varargin);
+  check_model (m, "attn_adam", G);
+  if (! isempty (state) && (! isstruct (state) || ! all (isfield (state, {"t", "m", "v"}))))
     error ("attention:type",
-           "attn_adam: STATE must be [] or the state a previous call with gradients of this layout returned");
+           "attn_adam: STATE must be [] or the state a previous call returned, got %s",
+           disp_arg (state));
   endif
-  state.t += 1;
-  state.m = o.beta1 * state.m + (1 - o.beta1) * g;
-  state.v = o.beta2 * state.v + (1 - o.beta2) * g .^ 2;
-  mhat = state.m / (1 - o.beta1 ^ state.t);
-  vhat = state.v / (1 - o.beta2 ^ state.t);
-  m = tree_add (m, G, -o.lr * mhat ./ (sqrt (vhat) + o.epsilon));
+  [m, state] = adam_update (m, G, state, o);
 endfunction
 
 %!test
@@ -68,3 +62,5 @@ endfunction
 
 %!error id=attention:option attn_adam (attn_toy ("blackcat"), struct (), [], "momentum", 1)
 %!error id=attention:type attn_adam (attn_toy ("blackcat"), struct (), 3)
+%!error <option "lr" must be a real number in \(0, Inf\)> attn_adam (attn_toy ("blackcat"), struct (), [], "lr", -1)
+%!error <option "beta1" must be a real number in \[0, 1\)> attn_adam (attn_toy ("blackcat"), struct (), [], "beta1", 1)

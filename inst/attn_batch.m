@@ -12,7 +12,16 @@
 ## @var{batch} fields: @code{src} (m×N ids), @code{src_allow} (m×N logical,
 ## true = real token: the kernels' @var{key_allow}), @code{tgt_in},
 ## @code{labels} and @code{tgt_allow} (n×N).  Padded places hold a valid id
-## (@code{<pad>}, or @code{<eos>} when the vocabulary has no @code{<pad>}).
+## (@code{<pad>}, else @code{<eos>}, else 1), under a false mask.
+##
+## The other families (@code{attn_family}) use the same fields: a
+## decoder-only model reads one sequence @code{<bos> source target <eos>}
+## (@code{src} is 0×N); the encoder families read the source words without
+## @code{<eos>} (after @code{<cls>} for the cls readout), the targets are
+## class names (one per word, or one per sentence) and @code{tgt_in} is
+## 0×N.  An empty sentence is allowed everywhere: the encoder-decoder's
+## source is then @code{<eos>} alone, a mean readout over no tokens is the
+## zero vector.
 ##
 ## @example
 ## @group
@@ -27,57 +36,12 @@
 ## @seealso{attn_loss, attn_forward, attn_train}
 ## @end deftypefn
 
-function batch = attn_batch (m, sources, targets)
+function batch = attn_batch (m, sources, targets = {})
   if (nargin < 2 || nargin > 3)
     print_usage ();
   endif
   check_model (m, "attn_batch");
-  sources = as_sentences (sources);
-  if (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
-    if (nargin < 3)
-      targets = {};
-    else
-      targets = as_sentences (targets);
-    endif
-    batch = family_batch (m, sources, targets, "attn_batch");
-    return;
-  endif
-  src = sentences_ids (m.src_vocab, sources, "source", "attn_batch");
-  [batch.src, batch.src_allow] = pad_columns (src, fill_id (m.src_vocab));
-  vt = m.tgt_vocab;
-  if (nargin < 3)
-    tgt = repmat ({zeros(1, 0)}, 1, numel (sources));
-  else
-    targets = as_sentences (targets);
-    if (numel (targets) != numel (sources))
-      error ("attention:size", "attn_batch: TARGETS must hold %d sentences like SOURCES, got %d",
-             numel (sources), numel (targets));
-    endif
-    tgt = sentences_ids (vt, targets, "target", "attn_batch");
-  endif
-  fill = fill_id (vt);
-  batch.tgt_in = pad_columns (cellfun (@(y) [vt.bos, y], tgt, "UniformOutput", false), fill);
-  [batch.labels, batch.tgt_allow] = pad_columns (
-    cellfun (@(y) [y, vt.eos], tgt, "UniformOutput", false), fill);
-endfunction
-
-## One sentence (string or ids) or a cell array of sentences -> 1×N cell.
-function s = as_sentences (s)
-  if (ischar (s) || isnumeric (s))
-    s = {s};
-  elseif (! iscell (s))
-    error ("attention:type",
-           "attn_batch: sentences must be a cell array of sentences, a string or ids, got %s",
-           class (s));
-  endif
-  s = s(:)';
-endfunction
-
-function id = fill_id (v)
-  id = v.pad;
-  if (id == 0)
-    id = v.eos;
-  endif
+  batch = model_batch (m, sources, targets, "attn_batch");
 endfunction
 
 %!shared m

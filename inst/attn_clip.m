@@ -23,7 +23,7 @@ function [G, total] = attn_clip (G, max_norm)
   if (nargin != 2)
     print_usage ();
   endif
-  if (! isnumeric (max_norm) || ! isscalar (max_norm) || ! (max_norm > 0))
+  if (! isnumeric (max_norm) || ! isscalar (max_norm) || ! isreal (max_norm) || ! (max_norm > 0))
     error ("attention:type", "attn_clip: MAX_NORM must be a positive scalar, got %s",
            disp_arg (max_norm));
   endif
@@ -44,3 +44,5 @@ endfunction
 %! assert (C, G);
 
 %!error id=attention:type attn_clip (struct ("W", 1), 0)
+%!error <MAX_NORM must be a positive scalar, got NaN> attn_clip (struct ("W", 1), NaN)
+%!error <MAX_NORM must be a positive scalar> attn_clip (struct ("W", 1), 1i)

@@ -97,7 +97,7 @@ function [text, info] = attn_continue (m, prompt, varargin)
         info.rows_computed += 1;
       else
         n = numel (ids);
-        tr = family_forward (m, struct ("tgt_in", ids', "tgt_allow", true (n, 1)));
+        tr = model_forward (m, struct ("tgt_in", ids', "tgt_allow", true (n, 1)));
         probs = tr.probs(end,:);
         info.rows_computed += n;
       endif

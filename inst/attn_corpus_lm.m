@@ -47,13 +47,12 @@ function C = attn_corpus_lm (opts)
     error ("attention:type", "attn_corpus_lm: OPTS must be a scalar struct, got a %s",
            class (opts));
   endif
-  opts = corpus_options (opts, struct ("seed", 1, "n_train", 3000, "n_valid", 200,
-                                       "n_test", 200, "max_facts", 3, "heldout", 0.15),
-                         "attn_corpus_lm");
-  if (opts.max_facts < 1)
-    error ("attention:size", "attn_corpus_lm: OPTS.max_facts must be at least 1, got %d",
-           opts.max_facts);
-  endif
+  opts = parse_options ("attn_corpus_lm", {"seed", 1, "integer [0, 4294967295]";
+                                         "n_train", 3000, "integer [0, Inf)";
+                                         "n_valid", 200, "integer [0, Inf)";
+                                         "n_test", 200, "integer [0, Inf)";
+                                         "max_facts", 3, "integer [1, Inf)";
+                                         "heldout", 0.15, "real (0, 0.5)"}, {opts});
   C.names = {"raghav", "meera", "anna", "omar", "sofia", "ivan", "kofi", "yuki", ...
              "lena", "pablo", "amara", "nadia", "tom", "zara", "hugo", "mina"};
   C.places = {"delhi", "paris", "lagos", "lima", "oslo", "tokyo", "cairo", "rome", ...
@@ -108,4 +107,6 @@ endfunction
 %! assert (all (cellfun (@(s) numel (strfind (s, " . ")), C1.train.source) == 1));
 
 %!error <OPTS must be a scalar struct> attn_corpus_lm (1)
-%!error <max_facts must be at least 1> attn_corpus_lm (struct ("max_facts", 0))
+%!error <option "max_facts" must be an integer in \[1, Inf\), got 0> attn_corpus_lm (struct ("max_facts", 0))
+%!error id=attention:option attn_corpus_lm (struct ("n_facts", 2))
+%!error <option "heldout" must be a real number in \(0, 0.5\)> attn_corpus_lm (struct ("heldout", 0.5))

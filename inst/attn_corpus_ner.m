@@ -47,8 +47,11 @@ function C = attn_corpus_ner (opts)
     error ("attention:type", "attn_corpus_ner: OPTS must be a scalar struct, got a %s",
            class (opts));
   endif
-  opts = corpus_options (opts, struct ("seed", 1, "n_train", 2000, "n_valid", 200,
-                                       "n_test", 200, "heldout", 0.15), "attn_corpus_ner");
+  opts = parse_options ("attn_corpus_ner", {"seed", 1, "integer [0, 4294967295]";
+                                          "n_train", 2000, "integer [0, Inf)";
+                                          "n_valid", 200, "integer [0, Inf)";
+                                          "n_test", 200, "integer [0, Inf)";
+                                          "heldout", 0.15, "real (0, 0.5)"}, {opts});
   lex.P = {"raghav", "meera", "anna", "omar", "sofia", "ivan", "kofi", "yuki", "lena", ...
            "pablo", "amara", "nadia", "jordan", "georgia", "florence", "victoria"};
   lex.L = {"delhi", "paris", "lagos", "lima", "oslo", "tokyo", "cairo", "rome", "mumbai", ...
@@ -156,3 +159,5 @@ endfunction
 
 %!error <OPTS must be a scalar struct> attn_corpus_ner ("x")
 %!error <unknown option> attn_corpus_ner (struct ("n", 1))
+%!error id=attention:option attn_corpus_ner (struct ("n", 1))
+%!error <option "seed" must be an integer> attn_corpus_ner (struct ("seed", NaN))

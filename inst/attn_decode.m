@@ -19,7 +19,8 @@ function [text, words] = attn_decode (v, ids)
   if (nargin != 2)
     print_usage ();
   endif
-  words = v.words(attn_encode (v, ids));
+  check_vocab (v, "attn_decode");
+  words = v.words(to_ids (v, ids, "as given", "attn_decode"));
   text = strjoin (words, " ");
 endfunction
 
@@ -30,3 +31,5 @@ endfunction
 %! assert (w, {"the", "river", "bank", "<eos>"});
 %!assert (attn_decode (attn_vocab ("a"), []), "")
 %!error id=attention:vocab attn_decode (attn_vocab ("a"), 9)
+%!error <attn_decode: SENTENCE ids must be integers in 1..5, got 9> attn_decode (attn_vocab ("a"), 9)
+%!error <attn_decode: V must be a vocabulary> attn_decode (1, 9)

@@ -41,14 +41,24 @@
 ## @code{layers} (stack depth of the one-stack families, 2),
 ## @code{readout} (@qcode{"cls"} or @qcode{"mean"}), @code{head}
 ## (@qcode{"linear"} or @qcode{"mlp"}) and @code{d_hidden} (MLP width, d).
-## The stacks are initialised by @code{attn_model} itself; the family's own
-## matrices are normal with variance 1/fan-in.
+## The stack a family lacks has 0 layers in @code{m.config}
+## (@code{encoder_layers} of a decoder-only model, @code{decoder_layers} of
+## an encoder family); a sentence classifier's config keeps @code{readout},
+## @code{head} and @code{d_hidden} (0 for the linear head).  The stacks are
+## drawn from the seed as those of @code{attn_model}'s encoder-decoder of
+## the same widths, so they hold the same numbers; the family's own
+## matrices are normal with variance 1/fan-in, drawn from seed + 1.
 ##
 ## For the encoder families, @code{attn_train} and @code{attn_loss} take
 ## pairs (sentence, labels) where the labels are class names: one per word
-## (@qcode{"PERSON OTHER OTHER PLACE"}) or one per sentence; for the
-## decoder-only model, pairs (prompt, continuation) joined into one sequence
-## @code{<bos> prompt continuation <eos>}, every position predicting the next.
+## (@qcode{"PERSON OTHER OTHER PLACE"}) or one per sentence; their sources
+## get no @code{<eos>} (the rows are the words, after @code{<cls>} for the
+## cls readout).  For the decoder-only model, pairs (prompt, continuation)
+## are joined into one sequence @code{<bos> prompt continuation <eos>},
+## every position predicting the next.  Empty sentences are allowed: the
+## mean of zero tokens is the zero vector, so an empty sentence's label is
+## scored on the head's bias alone; an empty token-classified sentence has
+## no labels.
 ##
 ## @example
 ## @group
@@ -68,145 +78,20 @@ function m = attn_family (config)
   if (nargin != 1)
     print_usage ();
   endif
-  if (! isstruct (config) || ! isscalar (config))
-    error ("attention:type", "attn_family: CONFIG must be a scalar struct, got %s",
-           class (config));
+  if (isstruct (config) && ! isfield (config, "family"))
+    error ("attention:config", "attn_family: CONFIG.family is required (%s)", families ());
   endif
-  own = struct ("family", "", "vocab", [], "classes", [], "layers", 2,
-                "readout", "cls", "head", "linear", "d_hidden", []);
-  fam = own;
-  base = struct ();
-  for f = fieldnames (config)'
-    if (isfield (own, f{1}))
-      fam.(f{1}) = config.(f{1});
-    else
-      base.(f{1}) = config.(f{1});     # attn_model checks these
-    endif
-  endfor
-  families = {"decoder-only", "encoder-token", "encoder-sentence",
-              "pooled-add", "pooled-concat", "pooled-prefix"};
-  one_of (fam.family, "family", families);
-  pooled = strncmp (fam.family, "pooled-", 7);
-  if (! pooled)
-    if (isempty (fam.vocab))
-      error ("attention:config", "attn_family: CONFIG.vocab is required for the %s family",
-             fam.family);
-    endif
-    positive_int (fam.layers, "layers");
-    for f = {"src_vocab", "tgt_vocab", "encoder_layers", "decoder_layers"}
-      if (isfield (base, f{1}))
-        error ("attention:config",
-               "attn_family: CONFIG.%s belongs to the encoder-decoder families; give vocab and layers",
-               f{1});
-      endif
-    endfor
+  c = check_config (config, "attn_family");
+  if (strcmp (c.family, "encoder-decoder"))
+    error ("attention:config",
+           "attn_family: CONFIG.family must be one of %s (attn_model builds the encoder-decoder)",
+           families ());
   endif
-
-  switch (fam.family)
-    case "decoder-only"
-      base.src_vocab = base.tgt_vocab = vocab_of (fam.vocab);
-      base.encoder_layers = 1;
-      base.decoder_layers = fam.layers;
-    case {"encoder-token", "encoder-sentence"}
-      specials = {"<pad>", "<unk>", "<bos>", "<eos>"};
-      if (strcmp (fam.family, "encoder-sentence") && strcmp (fam.readout, "cls"))
-        specials{end+1} = "<cls>";
-      endif
-      base.src_vocab = vocab_of (fam.vocab, specials);
-      if (numel (specials) == 5 && ! any (strcmp (base.src_vocab.words, "<cls>")))
-        error ("attention:config",
-               "attn_family: CONFIG.vocab must hold \"<cls>\" for the cls readout (build it with attn_vocab (data, {..., \"<cls>\"}))");
-      endif
-      base.tgt_vocab = base.src_vocab;
-      base.encoder_layers = fam.layers;
-      base.decoder_layers = 1;
-  endswitch
-  base.family = "encoder-decoder";
-  m = attn_model (base);
-  m.config.family = fam.family;
-  d = m.config.d;
-
-  old = randn ("state");
-  randn ("state", m.config.seed + 1);      # the family's own matrices
-  unwind_protect
-    switch (fam.family)
-      case "decoder-only"
-        m = rmfield (m, {"src_vocab", "src_embed", "src_pos", "encoder"});
-        m = rmfield_if (m, "encoder_norm");
-        m.decoder = drop_cross (m.decoder);
-        m.src_vocab = m.tgt_vocab;
-      case {"encoder-token", "encoder-sentence"}
-        one_of (fam.readout, "readout", {"cls", "mean"});
-        one_of (fam.head, "head", {"linear", "mlp"});
-        if (! iscellstr (fam.classes) || numel (fam.classes) < 2)
-          error ("attention:config",
-                 "attn_family: CONFIG.classes must be a cell array of at least 2 class names, got %s",
-                 disp_arg (fam.classes));
-        endif
-        m = rmfield (m, {"tgt_embed", "tgt_pos", "decoder", "W_vocab", "b_vocab"});
-        m = rmfield_if (m, "decoder_norm");
-        m.tgt_vocab = attn_vocab (fam.classes, {});
-        C = numel (fam.classes);
-        width = d;
-        if (strcmp (fam.family, "encoder-sentence"))
-          m.config.readout = fam.readout;
-          m.config.head = fam.head;
-          if (strcmp (fam.head, "mlp"))
-            width = fam.d_hidden;
-            if (isempty (width))
-              width = d;
-            endif
-            positive_int (width, "d_hidden");
-            m.W_hidden = randn (d, width) / sqrt (d);
-            m.b_hidden = zeros (1, width);
-          endif
-        endif
-        m.W_class = randn (width, C) / sqrt (width);
-        m.b_class = zeros (1, C);
-      otherwise                            # pooled-context encoder-decoders
-        m.decoder = drop_cross (m.decoder);
-        switch (fam.family)
-          case "pooled-add"
-            m.W_u = randn (d, d) / sqrt (d);
-          case "pooled-concat"
-            m.W_F = randn (2 * d, d) / sqrt (2 * d);
-          case "pooled-prefix"
-            m.W_P = randn (d, d) / sqrt (d);
-        endswitch
-    endswitch
-  unwind_protect_cleanup
-    randn ("state", old);
-  end_unwind_protect
+  m = model_new (c);
 endfunction
 
-function v = vocab_of (v, varargin)
-  if (! isstruct (v))
-    v = attn_vocab (v, varargin{:});
-  endif
-endfunction
-
-function P = drop_cross (P)
-  P = rmfield_if (rmfield (P, "cross"), "norm_cross");
-endfunction
-
-function s = rmfield_if (s, name)
-  if (isfield (s, name))
-    s = rmfield (s, name);
-  endif
-endfunction
-
-function positive_int (x, name)
-  if (! isnumeric (x) || ! isscalar (x) || x < 1 || x != fix (x))
-    error ("attention:config", "attn_family: CONFIG.%s must be a positive integer, got %s",
-           name, disp_arg (x));
-  endif
-endfunction
-
-function one_of (x, name, choices)
-  if (! ischar (x) || ! any (strcmp (x, choices)))
-    error ("attention:config", "attn_family: CONFIG.%s must be one of \"%s\", got %s",
-           name, strjoin (choices, "\", \""), disp_arg (x));
-  endif
+function s = families ()
+  s = "\"decoder-only\", \"encoder-token\", \"encoder-sentence\", \"pooled-add\", \"pooled-concat\", \"pooled-prefix\"";
 endfunction
 
 %!shared ner, words
@@ -271,6 +156,12 @@ endfunction
 
 %!error <CONFIG must be a scalar struct> attn_family (1)
 %!error <CONFIG.family must be one of> attn_family (struct ("family", "encoder"))
+%!error <CONFIG.family is required> attn_family (struct ("vocab", "a b"))
+%!error <CONFIG.family must be one of> attn_family (struct ("family", "encoder-decoder", "src_vocab", "a", "tgt_vocab", "b"))
+%!error <CONFIG.layers must be an integer> attn_family (struct ("family", "decoder-only", "vocab", "a b", "layers", 1.5))
+%!test
+%! m = attn_family (struct ("family", "decoder-only", "vocab", "a b", "layers", 3));
+%! assert ([m.config.encoder_layers, m.config.decoder_layers], [0 3]);
 %!error <CONFIG.vocab is required> attn_family (struct ("family", "decoder-only"))
 %!error <CONFIG.classes must be> attn_family (struct ("family", "encoder-token", "vocab", "a b"))
 %!error <CONFIG.readout must be> attn_family (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "max"))

@@ -2,13 +2,16 @@
 ## @deftypefn  {} {@var{tr} =} attn_forward (@var{m}, @var{source}, @var{prefix})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{source})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{batch})
-## The whole forward pass of an encoder-decoder model, every matrix kept.
+## The whole forward pass of a model of any family, every matrix kept.
 ##
 ## @var{source} and @var{prefix} are sentences (strings, cells of words or
 ## id vectors).  The source gets @code{<eos>} appended and the prefix
 ## @code{<bos>} prepended when they lack them; without @var{prefix} the
 ## decoder reads @code{<bos>} alone.  A @var{batch} from @code{attn_batch}
-## runs several pairs at once (decoder input @code{batch.tgt_in}).
+## runs several pairs at once (decoder input @code{batch.tgt_in}).  For the
+## one-stack families of @code{attn_family} (decoder-only, encoder-token,
+## encoder-sentence) @var{source} is the one sequence and @var{prefix} is
+## not used.
 ##
 ## The trace @var{tr} mirrors the model (doc/ARCHITECTURE.md, "The forward
 ## trace"): @code{source_rows} (m×d×Bt, token embedding + position),
@@ -44,7 +47,7 @@ function tr = attn_forward (m, source, prefix = "<bos>")
     batch = source;
     check_batch (m, batch, "attn_forward", false);
   elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
-    batch = attn_batch (m, {source});
+    batch = model_batch (m, {source}, {}, "attn_forward");
   else
     src = to_ids (m.src_vocab, source, "source", "attn_forward");
     tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward");

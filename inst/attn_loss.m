@@ -45,23 +45,13 @@ function [loss, G, info] = attn_loss (m, varargin)
     check_batch (m, batch, "attn_loss", true);
     varargin(1) = [];
   elseif (numel (varargin) >= 2)
-    batch = attn_batch (m, varargin{1}, varargin{2});
+    batch = model_batch (m, varargin{1}, varargin{2}, "attn_loss");
     varargin(1:2) = [];
   else
     print_usage ();
   endif
-  smoothing = 0;
-  for i = 1:2:numel (varargin)
-    if (! strcmp (varargin{i}, "label_smoothing") || i == numel (varargin))
-      error ("attention:option", "attn_loss: expected \"label_smoothing\", EPS after the data, got %s",
-             disp_arg (varargin{i}));
-    endif
-    smoothing = varargin{i+1};
-    if (! isnumeric (smoothing) || ! isscalar (smoothing) || smoothing < 0 || smoothing >= 1)
-      error ("attention:option", "attn_loss: label smoothing must be a number in [0, 1), got %s",
-             disp_arg (smoothing));
-    endif
-  endfor
+  o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)"}, varargin);
+  smoothing = o.label_smoothing;
   check_lengths (m, batch, "attn_loss");
   tr = model_forward (m, batch);
   if (nargout > 1)
@@ -77,6 +67,28 @@ function [loss, G, info] = attn_loss (m, varargin)
   endif
 endfunction
 
+## [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoothing)
+## Mean softmax cross-entropy over the allowed rows.
+## logits n×V×Bt, labels n×Bt ids, allow n×Bt logical (false = padding,
+## ignored), smoothing ε in [0, 1): the target puts 1-ε on the label and
+## ε/V on every token.  row_loss n×Bt (0 where not allowed);
+## dlogits = dloss/dlogits (n×V×Bt).
+function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoothing)
+  [n, V, Bt] = size (logits);
+  Z = stack_rows (logits);                       # (n·Bt)×V, row r = (i, b)
+  Z -= max (Z, [], 2);
+  logp = Z - log (sum (exp (Z), 2));
+  target = (1 - smoothing) * ((1:V) == labels(:)) + smoothing / V;
+  keep = allow(:);
+  r = -sum (target .* logp, 2) .* keep;
+  count = max (sum (keep), 1);
+  loss = sum (r) / count;
+  row_loss = reshape (r, n, Bt);
+  if (nargout > 2)
+    dlogits = unstack_rows ((exp (logp) - target) .* (keep / count), n);
+  endif
+endfunction
+
 %!test
 %! ## seed 000's teacher forcing: decoder input <bos> la rive, labels la rive <eos>
 %! m = attn_toy ("river");
@@ -89,6 +101,9 @@ endfunction
 %! assert (fieldnames (G.decoder.cross), {"W_Q"; "W_K"; "W_V"; "W_O"});
 
 %!error id=attention:model attn_loss (1, "a", "b")
+%!error <attn_loss: unknown option "smoothing"> attn_loss (attn_toy ("river"), "the bank", "la", "smoothing", 0.1)
+%!error <option "label_smoothing" must be a real number in \[0, 1\), got 1> attn_loss (attn_toy ("river"), "the bank", "la", "label_smoothing", 1)
+%!error <attn_loss: unknown word "sea"> attn_loss (attn_toy ("river"), "the sea bank", "la")
 %!test
 %! m = attn_toy ("river");
 %! b = attn_batch (m, "the bank", "la rive");

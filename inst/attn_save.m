@@ -94,7 +94,7 @@ endfunction
 %!test
 %! ## a function handle in the model: refused, no file left
 %! m = attn_toy ("blackcat");
-%! m.config.hook = @() 1;
+%! m.hook = @() 1;                           # beside the schema's arrays
 %! f = tempname ();
 %! try
 %!   attn_save (m, f);

@@ -21,10 +21,10 @@ function m = attn_sgd (m, G, lr)
   if (nargin != 3)
     print_usage ();
   endif
-  check_model (m, "attn_sgd");
   if (! isnumeric (lr) || ! isscalar (lr) || ! isreal (lr) || ! isfinite (lr))
     error ("attention:type", "attn_sgd: LR must be a real finite scalar, got %s", disp_arg (lr));
   endif
+  check_model (m, "attn_sgd", G);
   m = tree_add (m, G, -lr * tree_flat (G));
 endfunction
 
@@ -37,4 +37,5 @@ endfunction
 %! assert (m2.config, m.config);
 
 %!error id=attention:type attn_sgd (attn_toy ("blackcat"), struct (), "fast")
+%!error <LR must be a real finite scalar, got Inf> attn_sgd (attn_toy ("blackcat"), struct (), Inf)
 %!error id=attention:model attn_sgd (struct (), struct (), 1)

@@ -111,18 +111,18 @@ function m = blackcat ()
   W_vocab = zeros (d, numel (tgt.words));
   W_vocab(5:10, 2:7) = 5 * I6;               # meaning coordinate -> its token
   b_vocab = [-5, zeros(1, 6)];               # <bos> is never written
-  m.config = struct ("family", "encoder-decoder", "d", d, "heads", 1, "dk", 4,
-                     "dv", 6, "d_ff", 0, "norm", "none", "positions", "learned",
-                     "max_len", 8, "encoder_layers", 1, "decoder_layers", 1,
-                     "seed", 0);
-  m.src_vocab = src;
-  m.tgt_vocab = tgt;
+  ## the layout of the schema, every number then set by hand
+  m = model_new (check_config (struct ("d", d, "heads", 1, "dk", 4, "dv", 6, "d_ff", 0,
+                                       "norm", "none", "max_len", 8, "encoder_layers", 1,
+                                       "decoder_layers", 1, "src_vocab", src,
+                                       "tgt_vocab", tgt), "attn_toy"));
   m.src_embed = src_embed;
   m.src_pos = zeros (8, d);
   m.tgt_embed = tgt_embed;
   m.tgt_pos = zeros (8, d);
-  m.encoder = struct ("self", silent);
-  m.decoder = struct ("self", silent, "cross", cross);
+  m.encoder.self = silent;
+  m.decoder.self = silent;
+  m.decoder.cross = cross;
   m.W_vocab = W_vocab;
   m.b_vocab = b_vocab;
 endfunction

@@ -37,16 +37,20 @@ function [m, history] = attn_train (m, corpus, varargin)
   if (nargin < 2)
     print_usage ();
   endif
+  o = parse_options ("attn_train",
+                     {"epochs", 10, "integer [1, Inf)";
+                      "batch_size", 32, "integer [1, Inf)";
+                      "optimizer", "adam", "one of adam, sgd";
+                      "lr", 1e-3, "real (0, Inf)";
+                      "beta1", 0.9, "real [0, 1)";
+                      "beta2", 0.999, "real [0, 1)";
+                      "epsilon", 1e-8, "real (0, Inf)";
+                      "clip", Inf, "real (0, Inf]";
+                      "label_smoothing", 0, "real [0, 1)";
+                      "shuffle", true, "flag";
+                      "seed", 0, "integer [0, 4294967295]";
+                      "verbose", true, "flag"}, varargin);
   check_model (m, "attn_train");
-  o = get_options ("attn_train",
-                   struct ("epochs", 10, "batch_size", 32, "optimizer", "adam",
-                           "lr", 1e-3, "beta1", 0.9, "beta2", 0.999, "epsilon", 1e-8,
-                           "clip", Inf, "label_smoothing", 0, "shuffle", true,
-                           "seed", 0, "verbose", true), varargin);
-  if (! any (strcmp (o.optimizer, {"adam", "sgd"})))
-    error ("attention:option", "attn_train: optimizer must be \"adam\" or \"sgd\", got \"%s\"",
-           o.optimizer);
-  endif
   [sources, targets] = corpus_pairs (corpus);
   ## encode once; attn_batch keeps ids as they are
   sources = sentences_ids (m.src_vocab, sources, "source", "attn_train");
@@ -70,20 +74,20 @@ function [m, history] = attn_train (m, corpus, varargin)
       tokens = 0;
       for s = 1:steps
         pick = order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N));
-        batch = attn_batch (m, sources(pick), targets(pick));
-        [loss, G, info] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);
+        batch = model_batch (m, sources(pick), targets(pick), "attn_train");
+        [loss, G] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);  # the step's one model check
         if (isfinite (o.clip))
           G = attn_clip (G, o.clip);
         endif
         if (strcmp (o.optimizer, "adam"))
-          [m, adam] = attn_adam (m, G, adam, "lr", o.lr, "beta1", o.beta1,
-                                 "beta2", o.beta2, "epsilon", o.epsilon);
+          [m, adam] = adam_update (m, G, adam, o);
         else
-          m = attn_sgd (m, G, o.lr);
+          m = tree_add (m, G, -o.lr * tree_flat (G));
         endif
         history.loss(end+1) = loss;
-        total += loss * info.tokens;
-        tokens += info.tokens;
+        n = nnz (batch.tgt_allow);
+        total += loss * n;
+        tokens += n;
       endfor
       seconds = toc (t0);
       history.epoch_loss(end+1) = total / tokens;
@@ -156,3 +160,19 @@ endfunction
 %!error id=attention:type attn_train (m, {"a", "b", "c"})
 %!error id=attention:option attn_train (m, corpus, "optimizer", "rmsprop")
 %!error id=attention:option attn_train (m, corpus, "epoch", 3)
+%!error <option "epochs" must be an integer in \[1, Inf\), got 0> attn_train (m, corpus, "epochs", 0)
+%!error <option "epochs" must be an integer> attn_train (m, corpus, "epochs", -1)
+%!error <option "epochs" must be an integer> attn_train (m, corpus, "epochs", 1.5)
+%!error <option "epochs" must be an integer> attn_train (m, corpus, "epochs", Inf)
+%!error <option "epochs" must be an integer> attn_train (m, corpus, "epochs", NaN)
+%!error <option "batch_size" must be an integer> attn_train (m, corpus, "batch_size", 0)
+%!error <option "lr" must be a real number in \(0, Inf\)> attn_train (m, corpus, "lr", 0)
+%!error <option "lr" must be a real number> attn_train (m, corpus, "lr", Inf)
+%!error <option "beta1" must be a real number in \[0, 1\)> attn_train (m, corpus, "beta1", 1)
+%!error <option "beta2" must be a real number in \[0, 1\)> attn_train (m, corpus, "beta2", -0.1)
+%!error <option "epsilon" must be a real number in \(0, Inf\)> attn_train (m, corpus, "epsilon", 0)
+%!error <option "clip" must be a real number in \(0, Inf\]> attn_train (m, corpus, "clip", 0)
+%!error <option "shuffle" must be true or false> attn_train (m, corpus, "shuffle", 2)
+%!error <option "verbose" must be true or false> attn_train (m, corpus, "verbose", "yes")
+%!error <option "label_smoothing" must be a real number in \[0, 1\)> attn_train (m, corpus, "label_smoothing", 1)
+%!error <attn_train: M must be a model struct> attn_train (1, corpus)

@@ -3,6 +3,7 @@
 ##   "source": <eos> appended (unless it already ends with <eos>)
 ##   "prefix": <bos> prepended (unless it already starts with <bos>)
 ##   "target": the bare words (a leading <bos>, trailing <eos> removed)
+##   any other kind: the ids as given
 function ids = add_specials (v, ids, kind)
   switch (kind)
     case "source"

@@ -1,12 +1,29 @@
 ## check_lengths (m, batch, fname): error attention:size when a source or
-## decoder input is longer than the position tables (m.src_pos, m.tgt_pos).
+## decoder input is longer than its position table (m.src_pos, m.tgt_pos).
+## The message gives the true limits of the model: no source limit for a
+## model without an encoder, and for pooled-prefix the target table less
+## the row the pooled source takes.
 function check_lengths (m, batch, fname)
-  ## a one-stack family (attn_family) has only one of the two tables
-  if (rows (batch.src) > rows (field_or_empty (m, "src_pos"))
-      || rows (batch.tgt_in) + prefix_rows (m) > rows (field_or_empty (m, "tgt_pos")))
-    error ("attention:size",
-           "%s: sequences must fit the position tables (source <= %d, target <= %d tokens), got %d and %d",
-           fname, rows (field_or_empty (m, "src_pos")), rows (field_or_empty (m, "tgt_pos")),
-           rows (batch.src), rows (batch.tgt_in));
+  parts = {};
+  too_long = false;
+  if (isfield (m, "src_pos"))
+    limit = rows (m.src_pos);
+    too_long = rows (batch.src) > limit;
+    parts{end+1} = sprintf ("source <= %d tokens, got %d", limit, rows (batch.src));
+  endif
+  if (isfield (m, "tgt_pos"))
+    k = prefix_rows (m);
+    limit = rows (m.tgt_pos) - k;
+    too_long = too_long || rows (batch.tgt_in) > limit;
+    where = "";
+    if (k > 0)
+      where = ", position 1 holding the pooled source";
+    endif
+    parts{end+1} = sprintf ("decoder input <= %d tokens%s, got %d", limit, where,
+                            rows (batch.tgt_in));
+  endif
+  if (too_long)
+    error ("attention:size", "%s: sequences must fit the position tables (%s)", fname,
+           strjoin (parts, "; "));
   endif
 endfunction

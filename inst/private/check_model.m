@@ -1,21 +1,168 @@
-## check_model (m, fname): error attention:model unless m is an
-## encoder-decoder model struct (attn_model, attn_toy, attn_load).
-function check_model (m, fname)
-  if (isstruct (m) && isscalar (m) && isfield (m, "config")
-      && ! strcmp (family_kind (m), "encoder-decoder"))
-    need = family_fields (m);                # seed 003's other families (attn_family)
-  else
-    need = {"config", "src_vocab", "tgt_vocab", "src_embed", "src_pos", "tgt_embed", ...
-            "tgt_pos", "encoder", "decoder", "W_vocab", "b_vocab"};
-  endif
-  if (! isstruct (m) || ! isscalar (m) || ! all (isfield (m, need)))
+## -*- texinfo -*-
+## @deftypefn  {} {@var{c} =} check_model (@var{m}, @var{caller})
+## @deftypefnx {} {@var{c} =} check_model (@var{m}, @var{caller}, @var{G})
+## Check a model struct against its schema: @code{config}, @code{src_vocab}
+## and @code{tgt_vocab} present, the config valid (@code{check_config}), and
+## every array of @code{model_schema (m)} there, real double, of its shape
+## (the stacks holding as many layers as the config says, every block
+## @code{heads} equal to @code{config.heads}).  Any failure is an
+## @code{attention:model} error naming @var{caller} and the first bad part.
+## With @var{G}, a gradient for @var{m} (the optimisers' argument), it is
+## checked too: every learned part of the schema there with its shape
+## (@code{attention:type} naming the part).
+## @var{c} is the checked config with the vocabularies.  A config seen
+## before is not checked again (the last few are kept with their schema):
+## what remains per call is one look at every array.
+## @end deftypefn
+
+function c = check_model (m, caller, G)
+  if (! isstruct (m) || ! isscalar (m) || ! all (isfield (m, {"config", "src_vocab", "tgt_vocab"})))
     if (isstruct (m))
-      missing = need(! isfield (m, need));
-      got = ["a struct without " strjoin(missing, ", ")];
+      got = "a struct without config, src_vocab and tgt_vocab";
     else
       got = class (m);
     endif
     error ("attention:model", "%s: M must be a model struct (see attn_model), got %s",
-           fname, got);
+           caller, got);
   endif
+  persistent seen = cell (0, 3);             # configs checked before: {key, c, parts}
+  check_vocab (m.src_vocab, caller);
+  check_vocab (m.tgt_vocab, caller);
+  key = config_key (m);
+  k = find (strcmp (key, seen(:,1)), 1);
+  if (isempty (k))
+    config = m.config;
+    config.src_vocab = m.src_vocab;
+    config.tgt_vocab = m.tgt_vocab;
+    try
+      c = check_config (config, caller);
+    catch err
+      error ("attention:model", "%s: M.config is not a valid model config: %s", caller,
+             regexprep (err.message, ['^' caller ': '], ""));
+    end_try_catch
+    seen = [{key, c, model_schema(c)}; seen(1:min (end, 7),:)];
+    k = 1;
+  endif
+  [c, parts] = seen{k,2:3};
+  c.src_vocab = m.src_vocab;
+  c.tgt_vocab = m.tgt_vocab;
+  for s = {"encoder", "decoder"}
+    n = c.([s{1} "_layers"]);
+    if (n > 0 && (! isfield (m, s{1}) || ! isstruct (m.(s{1})) || numel (m.(s{1})) != n))
+      error ("attention:model", "%s: M.%s must be a struct array of %d layers (config.%s_layers)",
+             caller, s{1}, n, s{1});
+    endif
+  endfor
+  heads = strcmp ({parts.init}, "heads");
+  X = arrays (m, parts);
+  if (nargin > 2)
+    learned = parts([parts.learned]);
+    g = arrays (G, learned);
+    if (! all_fit (g, learned))
+      bad = learned(find (! fits (g, learned), 1));
+      error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s double array",
+             caller, bad.path, shape_str (bad.shape));
+    endif
+  endif
+  if (all_fit (X, parts) && all ([X{heads}] == c.heads))
+    return;
+  endif
+  for i = 1:numel (parts)
+    p = parts(i);
+    x = X{i};
+    if (ndims (x) == 3)
+      error ("attention:model", "%s: M has no %s (see attn_model)", caller, p.path);
+    elseif (! isa (x, "double") || ! isreal (x) || any (size (x) != p.shape))
+      error ("attention:model", "%s: M.%s must be a real %s double array, got %s", caller,
+             p.path, shape_str (p.shape), disp_arg (x));
+    elseif (heads(i) && x != c.heads)
+      error ("attention:model", "%s: M.%s must be %d (config.heads), got %s", caller, p.path,
+             c.heads, disp_arg (x));
+    endif
+  endfor
 endfunction
+
+## the arrays of S at the parts' places (a 0×0×0 NaN where one is missing)
+function X = arrays (S, parts)
+  X = cellfun (@(s) subsref (S, s), {parts.subs}, "UniformOutput", false,
+               "ErrorHandler", @(varargin) NaN (0, 0, 0));
+endfunction
+
+## which arrays are real doubles of their part's shape
+function ok = fits (X, parts)
+  shapes = vertcat (parts.shape);
+  ok = (cellfun ("isclass", X, "double") & cellfun ("isreal", X)
+        & cellfun ("ndims", X) == 2 & cellfun ("size", X, 1) == shapes(:,1)'
+        & cellfun ("size", X, 2) == shapes(:,2)');
+endfunction
+
+function ok = all_fit (X, parts)
+  ok = all (fits (X, parts));
+endfunction
+
+## the config and the vocabularies' sizes and specials as one string
+function key = config_key (m)
+  v = struct2cell (m.config);
+  text = cellfun ("ischar", v);
+  v(! text) = cellfun (@(x) sprintf ("%.17g ", x), v(! text), "UniformOutput", false);
+  s = m.src_vocab;
+  t = m.tgt_vocab;
+  key = [sprintf("%s,", fieldnames (m.config){:}), sprintf("%s;", v{:}), ...
+         sprintf("%d ", numel (s.words), s.pad, s.unk, s.bos, s.eos, ...
+                 numel (t.words), t.pad, t.unk, t.bos, t.eos)];
+endfunction
+
+%!shared m
+%! m = attn_model (struct ("src_vocab", "a b", "tgt_vocab", "x y", "d", 4, "heads", 2,
+%!                         "encoder_layers", 1, "decoder_layers", 2));
+
+%!test
+%! c = check_model (m, "f");
+%! assert (c.decoder_layers, 2);
+%! check_model (attn_toy ("blackcat"), "f");
+
+%!error <f: M must be a model struct> check_model (1, "f")
+%!error <f: M must be a model struct> check_model (struct ("config", 1), "f")
+%!error <f: M.config is not a valid model config: CONFIG.d must be> check_model (setfield (m, "config", setfield (m.config, "d", -1)), "f")
+%!error <f: M.decoder must be a struct array of 2 layers> check_model (setfield (m, "decoder", m.decoder(1)), "f")
+%!error <f: M has no decoder.1.cross.W_Q> check_model (setfield (m, "decoder", rmfield (m.decoder, "cross")), "f")
+%!error <f: M.W_vocab must be a real 4×6 double array, got> check_model (setfield (m, "W_vocab", 1), "f")
+%!error <f: M.encoder.1.self.heads must be 2> check_model (setfield (m, "encoder", setfield (m.encoder, "self", setfield (m.encoder.self, "heads", 1))), "f")
+%!error id=attention:model check_model (setfield (m, "src_embed", single (m.src_embed)), "f")
+%!test
+%! [~, G] = attn_loss (m, "a b", "x y");
+%! check_model (m, "f", G);
+%! fail ('check_model (m, "f", rmfield (G, "W_vocab"))', "G.W_vocab must be a real 4×6 double array");
+%! fail ('check_model (m, "f", setfield (G, "b_vocab", 1))', "G must hold the gradient of every learned array of M: G.b_vocab");
+
+## the gradient of every family holds the learned parts of its schema with
+## their shapes, and no other array (the values are checked against finite
+## differences in tests/test_model_grad.m and tests/test_families_grad.m)
+%!test
+%! randn ("state", 3);  rand ("state", 3);
+%! w = "raghav goes to school in delhi";
+%! pairs = {w, "raghav va a delhi"};
+%! base = struct ("d", 4, "heads", 2, "d_ff", 3, "max_len", 8, "norm", "pre", "seed", 2);
+%! models = {attn_model(setfield (setfield (base, "src_vocab", w), "tgt_vocab", pairs{2}))};
+%! for f = {"pooled-add", "pooled-concat", "pooled-prefix"}
+%!   c = base;  c.family = f{1};  c.src_vocab = w;  c.tgt_vocab = pairs{2};
+%!   models{end+1} = attn_family (c);
+%! endfor
+%! c = base;  c.vocab = w;  c.layers = 1;
+%! models{end+1} = attn_family (setfield (c, "family", "decoder-only"));
+%! c.classes = {"A", "B"};
+%! models{end+1} = attn_family (setfield (c, "family", "encoder-token"));
+%! models{end+1} = attn_family (setfield (setfield (setfield (c, "family", "encoder-sentence"),
+%!                                                  "head", "mlp"), "readout", "mean"));
+%! data = {pairs; pairs; pairs; pairs; {"raghav goes", "to school"};
+%!         {"raghav goes", "A B"}; {"raghav goes", "B"}};
+%! for k = 1:numel (models)
+%!   m = models{k};
+%!   [~, G] = attn_loss (m, data{k}{1}, data{k}{2});
+%!   parts = model_schema (m);
+%!   learned = parts([parts.learned]);
+%!   assert (numel (tree_flat (G)), sum (arrayfun (@(p) prod (p.shape), learned)));
+%!   for p = learned'
+%!     assert (size (subsref (G, p.subs)), p.shape);
+%!   endfor
+%! endfor

@@ -10,7 +10,7 @@ function state = decode_start (m, src)
   endif
   norm = m.config.norm;
   X = embed_forward (m.src_embed, m.src_pos, src);
-  [E, state.encoder] = encoder_stack (X, m.encoder, [], norm);
+  [E, state.encoder] = layer_stack (X, m.encoder, [], false, norm);
   if (strcmp (norm, "pre"))
     E = layer_norm (E, m.encoder_norm);
   endif

@@ -18,7 +18,7 @@ function state = family_decode_start (m, src)
     return;
   endif
   allow = true (numel (src), 1);
-  state.encoded = family_encode (m, src(:), allow).encoded;
+  state.encoded = model_encode (m, src(:), allow).encoded;
   state.c = mean_pool (state.encoded, allow);
   switch (m.config.family)
     case "pooled-add"

@@ -1,32 +1,77 @@
 ## G = model_backward (m, tr, dlogits): gradients of every learned array of
-## m (same layout, weights only) given dlogits = dL/d(tr.logits).
+## any model given dlogits = dL/d(tr.logits), the steps of model_forward in
+## reverse.  G has m's layout (model_schema's learned parts; fixed
+## sinusoidal tables get zeros), without config, vocabularies and heads.
 function G = model_backward (m, tr, dlogits)
-  if (! strcmp (family_kind (m), "encoder-decoder"))
-    G = family_backward (m, tr, dlogits);    # seed 003's other families
-    return;
+  c = m.config;
+  norm = c.norm;
+  d = c.d;
+  dE = 0;                                      # dL/d(tr.encoded)
+  if (! isfield (m, "decoder"))                # encoder families: the class head
+    if (isfield (tr, "readout"))
+      X = tr.readout;
+      if (isfield (m, "W_hidden"))
+        X = tr.hidden;
+      endif
+      [dX, G.W_class, G.b_class] = affine_rows_backward (dlogits, X, m.W_class);
+      if (isfield (m, "W_hidden"))             # hidden = relu (readout*W_hidden + b_hidden)
+        [dX, G.W_hidden, G.b_hidden] = affine_rows_backward (dX .* (tr.hidden_pre > 0),
+                                                      tr.readout, m.W_hidden);
+      endif
+      if (isfield (tr, "pool_weights"))        # readout = sum (w .* E)
+        dE = tr.pool_weights .* dX;
+      else                                     # readout = E(1,:,:)
+        dE = zeros (size (tr.encoded));
+        dE(1,:,:) = dX;
+      endif
+    else
+      [dE, G.W_class, G.b_class] = affine_rows_backward (dlogits, tr.encoded, m.W_class);
+    endif
+  else
+    [dD, G.W_vocab, G.b_vocab] = affine_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
+    if (strcmp (c.family, "pooled-prefix"))
+      dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
+    endif
+    if (strcmp (norm, "pre"))
+      [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm);
+    endif
+    [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, norm);
+    n = rows (dX);
+    G.tgt_pos = zeros (size (m.tgt_pos));
+    G.tgt_pos(1:n,:) = sum (dX, 3);            # every design adds p_t last
+    switch (c.family)
+      case {"encoder-decoder", "decoder-only", "pooled-add"}
+        dtok = dX;
+      case "pooled-concat"                     # fused = [tok, c]*W_F
+        [dcat, G.W_F] = affine_rows_backward (dX, tr.concat, m.W_F);
+        dtok = dcat(:,1:d,:);
+        dc = sum (dcat(:,d+1:end,:), 1);
+      case "pooled-prefix"                     # X = [c*W_P; tok] + p
+        [dc, G.W_P] = affine_rows_backward (dX(1,:,:), tr.c, m.W_P);
+        dtok = dX(2:end,:,:);
+    endswitch
+    if (strcmp (c.family, "pooled-add"))       # u = c*W_u added to every row
+      [dc, G.W_u] = affine_rows_backward (sum (dX, 1), tr.c, m.W_u);
+    endif
+    G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos);
+    if (isfield (tr, "c"))                     # c = sum (w .* E)
+      dE = tr.pool_weights .* dc;
+    endif
   endif
-  norm = m.config.norm;
-  [dD, dW_vocab, db_vocab] = head_backward (dlogits, tr.decoder_out, m.W_vocab);
-  if (strcmp (norm, "pre"))
-    [dD, G_decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm);
+  if (isfield (m, "encoder"))
+    if (strcmp (norm, "pre"))
+      [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm);
+    endif
+    [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, norm);
+    [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos);
   endif
-  [dT, dE, G_decoder] = decoder_stack_backward (dD, tr.decoder, m.decoder, norm);
-  if (strcmp (norm, "pre"))
-    [dE, G_encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm);
+  if (strcmp (c.positions, "sinusoidal"))      # fixed tables
+    for f = {"src_pos", "tgt_pos"}
+      if (isfield (G, f{1}))
+        G.(f{1})(:) = 0;
+      endif
+    endfor
   endif
-  [dS, G_encoder] = encoder_stack_backward (dE, tr.encoder, m.encoder, norm);
-  [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos);
-  [G.tgt_embed, G.tgt_pos] = embed_backward (dT, tr.target_ids, m.tgt_embed, m.tgt_pos);
-  if (strcmp (m.config.positions, "sinusoidal"))   # fixed tables
-    G.src_pos(:) = 0;
-    G.tgt_pos(:) = 0;
-  endif
-  G.encoder = G_encoder;
-  G.decoder = G_decoder;
-  if (strcmp (norm, "pre"))
-    G.encoder_norm = G_encoder_norm;
-    G.decoder_norm = G_decoder_norm;
-  endif
-  G.W_vocab = dW_vocab;
-  G.b_vocab = db_vocab;
+  names = fieldnames (m);                      # optimisers pair G with m by layout
+  G = orderfields (G, names(isfield (G, names)));
 endfunction

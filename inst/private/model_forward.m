@@ -1,26 +1,86 @@
-## tr = model_forward (m, batch): the encoder-decoder forward pass on token
-## ids.  batch: src, src_allow (m×Bt), tgt_in, tgt_allow (n×Bt).  Returns the
-## trace of doc/ARCHITECTURE.md ("The forward trace") without the labels.
+## tr = model_forward (m, batch): the forward pass of any model, assembled
+## from the parts it holds (doc/ARCHITECTURE.md, "One pass from parts"):
+## embeddings and positions -> encoder stack (when m has one) -> pooling
+## and fusion (pooled designs) -> causal stack, its layers with
+## cross-attention when they hold it -> vocabulary or class head.
+## batch: src, src_allow (m×Bt), tgt_in, tgt_allow (n×Bt) as attn_batch
+## makes them.  Returns the trace of doc/ARCHITECTURE.md ("The forward
+## trace") without the labels; additions of the families:
+##   encoder families: readout (1×d×Bt: the <cls> row or the mean),
+##     pool_weights (m×1×Bt, mean readout), hidden_pre, hidden (MLP head)
+##   pooled: c (1×d×Bt, mean of encoded), pool_weights, target_tokens
+##     (n×d×Bt lookups), u (add), concat and fused (concat), prefix (prefix)
+## logits/probs: n×C×Bt (token), 1×C×Bt (sentence), n×V×Bt otherwise.
 function tr = model_forward (m, batch)
-  if (! strcmp (family_kind (m), "encoder-decoder"))
-    tr = family_forward (m, batch);          # seed 003's other families
+  c = m.config;
+  norm = c.norm;
+  tr = struct ();
+  if (isfield (m, "src_embed"))               # ids and masks first
+    tr.source_ids = batch.src;
+    tr.src_allow = batch.src_allow;
+  endif
+  if (isfield (m, "tgt_embed"))
+    tr.target_ids = batch.tgt_in;
+    tr.tgt_allow = batch.tgt_allow;
+  endif
+  E = src_allow = [];
+  if (isfield (m, "encoder"))
+    src_allow = batch.src_allow;
+    tr = model_encode (m, batch.src, src_allow, tr);
+    E = tr.encoded;
+  endif
+  if (! isfield (m, "decoder"))               # encoder families: a class head
+    X = E;
+    if (strcmp (c.family, "encoder-sentence"))
+      if (strcmp (c.readout, "cls"))
+        tr.readout = E(1,:,:);                  # the updated <cls> row
+      else
+        [tr.readout, tr.pool_weights] = mean_pool (E, src_allow);
+      endif
+      X = tr.readout;
+      if (isfield (m, "W_hidden"))
+        tr.hidden_pre = affine_rows (X, m.W_hidden, m.b_hidden);
+        tr.hidden = max (tr.hidden_pre, 0);
+        X = tr.hidden;
+      endif
+    endif
+    tr.logits = affine_rows (X, m.W_class, m.b_class);
+    tr.probs = softmax_rows (tr.logits);
     return;
   endif
-  norm = m.config.norm;
-  ## ids and masks first, in the order of the trace table
-  tr.source_ids = batch.src;
-  tr.src_allow = batch.src_allow;
-  tr.target_ids = batch.tgt_in;
-  tr.tgt_allow = batch.tgt_allow;
-  tr = family_encode (m, batch.src, batch.src_allow, tr);
-  E = tr.encoded;
-  tr.target_rows = embed_forward (m.tgt_embed, m.tgt_pos, batch.tgt_in);
-  [D, tr.decoder] = decoder_stack (tr.target_rows, E, m.decoder,
-                                   batch.tgt_allow, batch.src_allow, norm);
+
+  ids = batch.tgt_in;
+  allow = batch.tgt_allow;
+  n = rows (ids);
+  switch (c.family)
+    case {"encoder-decoder", "decoder-only"}
+      X = embed_forward (m.tgt_embed, m.tgt_pos, ids);
+    otherwise                                   # one pooled source vector
+      [tr.c, tr.pool_weights] = mean_pool (E, src_allow);
+      tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, c.d), ids);
+      switch (c.family)
+        case "pooled-add"                       # e_t + u + p_t
+          tr.u = affine_rows (tr.c, m.W_u, 0);
+          X = tr.target_tokens + tr.u + m.tgt_pos(1:n,:);
+        case "pooled-concat"                    # [e_t, c]*W_F + p_t
+          tr.concat = [tr.target_tokens, repmat(tr.c, n, 1)];
+          tr.fused = affine_rows (tr.concat, m.W_F, 0);
+          X = tr.fused + m.tgt_pos(1:n,:);
+        case "pooled-prefix"                    # c*W_P at position 1
+          tr.prefix = affine_rows (tr.c, m.W_P, 0);
+          X = [tr.prefix; tr.target_tokens] + m.tgt_pos(1:n+1,:);
+          allow = [true(1, columns (allow)); allow];
+      endswitch
+  endswitch
+  tr.target_rows = X;
+  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, norm, E, src_allow);
   if (strcmp (norm, "pre"))
     [D, tr.decoder_norm] = layer_norm (D, m.decoder_norm);
   endif
+  if (strcmp (c.family, "pooled-prefix"))
+    D = D(2:end,:,:);                           # no prediction at the source slot
+  endif
   tr.decoder_out = D;
-  tr.logits = head_forward (D, m.W_vocab, m.b_vocab);
+  tr.logits = affine_rows (D, m.W_vocab, m.b_vocab);
   tr.probs = softmax_rows (tr.logits);
 endfunction

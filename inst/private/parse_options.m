@@ -1,5 +1,6 @@
 ## -*- texinfo -*-
-## @deftypefn {} {@var{opts} =} parse_options (@var{caller}, @var{spec}, @var{args})
+## @deftypefn  {} {@var{opts} =} parse_options (@var{caller}, @var{spec}, @var{args})
+## @deftypefnx {} {@var{opts} =} parse_options (@var{caller}, @var{spec}, @{@var{config}@}, "config")
 ## The one option parser of the package.
 ##
 ## @var{spec} is an N×3 cell array, one row per option:
@@ -27,9 +28,20 @@
 ## NaN is never a valid number.  Every unknown name and every bad value is
 ## an @code{attention:option} error that names @var{caller}, the option and
 ## what it allows; an unknown name lists the known ones.
+##
+## With @qcode{"config"} the same rules check the fields of a model's
+## CONFIG struct: the errors are @code{attention:config} and speak of
+## @qcode{CONFIG.d}, @qcode{unknown CONFIG field}.
 ## @end deftypefn
 
-function opts = parse_options (caller, spec, args)
+function opts = parse_options (caller, spec, args, what = "option")
+  if (strcmp (what, "config"))
+    say = struct ("id", "attention:config", "unknown", "unknown CONFIG field",
+                  "value", "CONFIG.%s");
+  else
+    say = struct ("id", "attention:option", "unknown", "unknown option",
+                  "value", "option \"%s\"");
+  endif
   if (numel (args) == 1 && isstruct (args{1}) && isscalar (args{1}))
     args = [fieldnames(args{1}), struct2cell(args{1})]';
     args = args(:)';
@@ -37,7 +49,7 @@ function opts = parse_options (caller, spec, args)
   names = spec(:, 1)';
   opts = cell2struct (spec(:, 2), names, 1);
   if (mod (numel (args), 2) != 0)
-    error ("attention:option", "%s: options come in name, value pairs (known: %s)",
+    error (say.id, "%s: options come in name, value pairs (known: %s)",
            caller, strjoin (names, ", "));
   endif
   for i = 1:2:numel (args)
@@ -46,15 +58,15 @@ function opts = parse_options (caller, spec, args)
       k = find (strcmpi (args{i}, names), 1);
     endif
     if (isempty (k))
-      error ("attention:option", "%s: unknown option %s (known: %s)",
-             caller, disp_arg (args{i}), strjoin (names, ", "));
+      error (say.id, "%s: %s %s (known: %s)",
+             caller, say.unknown, disp_arg (args{i}), strjoin (names, ", "));
     endif
-    opts.(names{k}) = option_value (caller, names{k}, args{i+1}, spec{k, 3});
+    opts.(names{k}) = option_value (caller, names{k}, args{i+1}, spec{k, 3}, say);
   endfor
 endfunction
 
 ## The value V of option NAME checked against RULE, converted to its kind.
-function v = option_value (caller, name, v, rule)
+function v = option_value (caller, name, v, rule, say)
   [kind, rest] = strtok (rule);
   rest = strtrim (rest);
   switch (kind)
@@ -92,8 +104,8 @@ function v = option_value (caller, name, v, rule)
       error ("attention:internal", "parse_options: unknown rule \"%s\"", rule);
   endswitch
   if (! ok)
-    error ("attention:option", "%s: option \"%s\" must be %s, got %s",
-           caller, name, allowed, disp_arg (v));
+    error (say.id, "%s: %s must be %s, got %s",
+           caller, sprintf (say.value, name), allowed, disp_arg (v));
   endif
 endfunction
 
@@ -160,3 +172,6 @@ endfunction
 %!error <option "optimizer" must be one of "adam", "sgd", got "Adam"> parse_options ("f", spec, {"optimizer", "Adam"});
 %!error id=attention:option parse_options ("f", spec, {"nope", 1});
 %!error id=attention:option parse_options ("f", spec, {"lr", NaN});
+%!error <f: unknown CONFIG field "lrate"> parse_options ("f", spec, {struct("lrate", 1)}, "config");
+%!error <f: CONFIG.epochs must be an integer in \[1, Inf\), got 0> parse_options ("f", spec, {struct("epochs", 0)}, "config");
+%!error id=attention:config parse_options ("f", spec, {struct("epochs", 0)}, "config");

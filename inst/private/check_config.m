@@ -1,0 +1,209 @@
+## -*- texinfo -*-
+## @deftypefn {} {@var{c} =} check_config (@var{config}, @var{caller})
+## Check a model's CONFIG struct, every field of every family, and return it
+## complete: defaults filled in, vocabularies built, in the layout a model
+## keeps (@code{family, d, heads, dk, dv, d_ff, norm, positions, max_len,
+## encoder_layers, decoder_layers, seed}, then @code{readout, head,
+## d_hidden} for a sentence classifier), with @code{src_vocab} and
+## @code{tgt_vocab} at the end (what @code{model_schema} reads).
+##
+## @var{config} takes either form: as @code{attn_model} and
+## @code{attn_family} document it (one-stack families give @code{vocab},
+## @code{classes} and @code{layers}), or as a model holds it
+## (@code{m.config} with @code{src_vocab}, @code{tgt_vocab}).  The stack a
+## family lacks has 0 layers.  Widths, counts and the seed must be real
+## integers in range; words one of those allowed; vocabularies well formed.
+## Errors are @code{attention:config} (@code{attention:heads} when heads do
+## not divide d, @code{attention:type} for a CONFIG that is no struct) and
+## name @var{caller} and the field.
+## @end deftypefn
+
+function c = check_config (config, caller)
+  if (! isstruct (config) || ! isscalar (config))
+    error ("attention:type", "%s: CONFIG must be a scalar struct, got %s", caller,
+           class (config));
+  endif
+  families = ["one of encoder-decoder, decoder-only, encoder-token, encoder-sentence, ", ...
+              "pooled-add, pooled-concat, pooled-prefix"];
+  spec = {"family", "encoder-decoder", families;
+          "src_vocab", [], "any";
+          "tgt_vocab", [], "any";
+          "vocab", [], "any";
+          "classes", [], "any";
+          "d", 32, "integer [1, 65536]";
+          "heads", 4, "integer [1, 4096]";
+          "dk", [], "integer [1, 65536]";
+          "dv", [], "integer [1, 65536]";
+          "d_ff", [], "integer [0, 1048576]";
+          "norm", "post", "one of post, pre, none";
+          "positions", "learned", "one of learned, sinusoidal";
+          "max_len", 64, "integer [1, 1048576]";
+          "encoder_layers", 2, "integer [0, 1024]";
+          "decoder_layers", 2, "integer [0, 1024]";
+          "layers", 2, "integer [1, 1024]";
+          "seed", 0, "integer [0, 4294967295]";
+          "readout", "cls", "one of cls, mean";
+          "head", "linear", "one of linear, mlp";
+          "d_hidden", [], "integer [0, 65536]"};
+  o = parse_options (caller, spec, {config}, "config");
+  given = lower (fieldnames (config));
+  fam = o.family;
+  encoder_only = any (strcmp (fam, {"encoder-token", "encoder-sentence"}));
+  one_stack = encoder_only || strcmp (fam, "decoder-only");
+
+  if (one_stack && ! isempty (o.vocab))       # attn_family's form: vocab, layers
+    for f = {"src_vocab", "tgt_vocab", "encoder_layers", "decoder_layers"}
+      if (any (strcmp (f{1}, given)))
+        error ("attention:config",
+               "%s: CONFIG.%s belongs to the encoder-decoder families; give vocab and layers",
+               caller, f{1});
+      endif
+    endfor
+    if (encoder_only)
+      specials = {"<pad>", "<unk>", "<bos>", "<eos>"};
+      if (strcmp (fam, "encoder-sentence") && strcmp (o.readout, "cls"))
+        specials{end+1} = "<cls>";
+      endif
+      o.src_vocab = vocab_of (o.vocab, "vocab", caller, specials);
+      if (! iscellstr (o.classes) || numel (o.classes) < 2)
+        error ("attention:config",
+               "%s: CONFIG.classes must be a cell array of at least 2 class names, got %s",
+               caller, disp_arg (o.classes));
+      endif
+      o.tgt_vocab = attn_vocab (o.classes, {});
+      [o.encoder_layers, o.decoder_layers] = deal (o.layers, 0);
+    else
+      o.src_vocab = o.tgt_vocab = vocab_of (o.vocab, "vocab", caller);
+      [o.encoder_layers, o.decoder_layers] = deal (0, o.layers);
+    endif
+  elseif (one_stack && isempty (o.src_vocab))
+    error ("attention:config", "%s: CONFIG.vocab is required for the %s family", caller, fam);
+  else                                        # attn_model's form, or a model's
+    for f = {"src_vocab", "tgt_vocab"}
+      if (isempty (o.(f{1})))
+        error ("attention:config", "%s: CONFIG.%s is required (a vocabulary or sentences)",
+               caller, f{1});
+      endif
+      o.(f{1}) = vocab_of (o.(f{1}), f{1}, caller);
+    endfor
+    has_encoder = ! strcmp (fam, "decoder-only");
+    stacks = {"encoder_layers", has_encoder; "decoder_layers", ! encoder_only};
+    for i = 1:2
+      if (stacks{i,2} && o.(stacks{i,1}) < 1)
+        error ("attention:config", "%s: CONFIG.%s must be at least 1 for the %s family, got %d",
+               caller, stacks{i,1}, fam, o.(stacks{i,1}));
+      elseif (! stacks{i,2} && o.(stacks{i,1}) != 0)
+        error ("attention:config", "%s: CONFIG.%s must be 0 for the %s family, got %d",
+               caller, stacks{i,1}, fam, o.(stacks{i,1}));
+      endif
+    endfor
+  endif
+  if (encoder_only)
+    if (numel (o.tgt_vocab.words) < 2)
+      error ("attention:config", "%s: CONFIG.tgt_vocab (the classes) must hold at least 2 names",
+             caller);
+    endif
+    if (strcmp (fam, "encoder-sentence") && strcmp (o.readout, "cls")
+        && ! any (strcmp (o.src_vocab.words, "<cls>")))
+      error ("attention:config",
+             "%s: CONFIG.vocab must hold \"<cls>\" for the cls readout (build it with attn_vocab (data, {..., \"<cls>\"}))",
+             caller);
+    endif
+  elseif (o.tgt_vocab.bos == 0 || o.tgt_vocab.eos == 0)
+    error ("attention:config", "%s: CONFIG.%s must hold <bos> and <eos>", caller,
+           ifelse (isempty (o.vocab), "tgt_vocab", "vocab"));
+  endif
+
+  for f = {"dk", "dv"}
+    if (isempty (o.(f{1})))
+      if (mod (o.d, o.heads) != 0)
+        error ("attention:heads",
+               "%s: CONFIG.heads (%d) must divide CONFIG.d (%d) unless %s is given",
+               caller, o.heads, o.d, f{1});
+      endif
+      o.(f{1}) = o.d / o.heads;
+    endif
+  endfor
+  if (isempty (o.d_ff))
+    o.d_ff = 4 * o.d;
+  endif
+  keep = {"family", "d", "heads", "dk", "dv", "d_ff", "norm", "positions", "max_len", ...
+          "encoder_layers", "decoder_layers", "seed"};
+  if (strcmp (fam, "encoder-sentence"))
+    if (strcmp (o.head, "linear"))
+      o.d_hidden = 0;
+    elseif (isempty (o.d_hidden))
+      o.d_hidden = o.d;
+    elseif (o.d_hidden == 0)
+      error ("attention:config", "%s: CONFIG.d_hidden must be at least 1 for the mlp head",
+             caller);
+    endif
+    keep = [keep, {"readout", "head", "d_hidden"}];
+  endif
+  c = struct ();
+  for f = [keep, {"src_vocab", "tgt_vocab"}]
+    c.(f{1}) = o.(f{1});
+  endfor
+endfunction
+
+## a vocabulary struct, or one built from data (sentences)
+function v = vocab_of (v, name, caller, varargin)
+  if (! isstruct (v))
+    if (! ischar (v) && ! iscellstr (v))
+      error ("attention:config",
+             "%s: CONFIG.%s must be a vocabulary (attn_vocab) or sentences, got %s",
+             caller, name, disp_arg (v));
+    endif
+    v = attn_vocab (v, varargin{:});
+  endif
+  check_vocab (v, caller);
+endfunction
+
+function x = ifelse (cond, a, b)
+  if (cond)
+    x = a;
+  else
+    x = b;
+  endif
+endfunction
+
+%!shared v
+%! v = {"the river bank", "the financial bank"};
+
+%!test
+%! c = check_config (struct ("src_vocab", {v}, "tgt_vocab", "la rive", "d", 6, "heads", 2), "f");
+%! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "norm", "positions", ...
+%!                          "max_len", "encoder_layers", "decoder_layers", "seed", ...
+%!                          "src_vocab", "tgt_vocab"});
+%! assert ([c.dk, c.dv, c.d_ff, c.encoder_layers], [3 3 24 2]);
+%! assert (c.tgt_vocab.words{end}, "rive");
+
+%!test
+%! c = check_config (struct ("family", "decoder-only", "vocab", "a b", "layers", 3), "f");
+%! assert ([c.encoder_layers, c.decoder_layers], [0 3]);
+%! assert (c.src_vocab, c.tgt_vocab);
+%! c = check_config (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}},
+%!                           "head", "mlp", "readout", "mean"), "f");
+%! assert ([c.encoder_layers, c.decoder_layers, c.d_hidden], [2 0 32]);
+%! assert (c.tgt_vocab.words, {"x", "y"});
+%! ## a model's own config passes as it is
+%! assert (check_config (c, "f"), c);
+
+%!error <f: CONFIG.d must be an integer in \[1, 65536\], got "8"> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "d", "8"), "f")
+%!error <CONFIG.d must be an integer> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "d", 8+1i), "f")
+%!error <CONFIG.d must be an integer> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "d", 1e10), "f")
+%!error <CONFIG.encoder_layers must be an integer in \[0, 1024\], got 1e\+06> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "encoder_layers", 1e6), "f")
+%!error <CONFIG.encoder_layers must be at least 1> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "encoder_layers", 0), "f")
+%!error <CONFIG.seed must be an integer> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "seed", NaN), "f")
+%!error <CONFIG.seed must be an integer> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "seed", Inf), "f")
+%!error <CONFIG.seed must be an integer> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "seed", -1), "f")
+%!error <CONFIG.norm must be one of "post", "pre", "none", got "middle"> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "norm", "middle"), "f")
+%!error <f: unknown CONFIG field "width"> check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "width", 3), "f")
+%!error id=attention:heads check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "d", 6, "heads", 4), "f")
+%!error <CONFIG.src_vocab is required> check_config (struct ("tgt_vocab", "b"), "f")
+%!error <CONFIG.tgt_vocab must hold> check_config (struct ("src_vocab", "a", "tgt_vocab", attn_vocab ("b", {})), "f")
+%!error <CONFIG.src_vocab must be a vocabulary> check_config (struct ("src_vocab", 3, "tgt_vocab", "b"), "f")
+%!error <V must be a vocabulary struct> check_config (struct ("src_vocab", struct ("words", 1), "tgt_vocab", "b"), "f")
+%!error <CONFIG.decoder_layers must be 0 for the encoder-token family> check_config (setfield (check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"x", "y"}}), "f"), "decoder_layers", 1), "f")
+%!error <CONFIG.d_hidden must be at least 1> check_config (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "mean", "head", "mlp", "d_hidden", 0), "f")
+%!error id=attention:type check_config (3, "f")

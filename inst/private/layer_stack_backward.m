@@ -1,0 +1,76 @@
+## [dx, dE, G] = layer_stack_backward (dx, L, P, norm): gradients of
+## layer_stack given dx = dL/d(its output): dL/d(its input rows), dL/dE
+## (summed over the layers' cross blocks; 0 when none has one) and G
+## (1×nl struct array in the layout of P, weights only).
+function [dx, dE, G] = layer_stack_backward (dx, L, P, norm)
+  G = struct ([]);
+  dE = 0;
+  for l = numel (P):-1:1
+    p = P(l);
+    S = L(l);
+    g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
+    if (isfield (p, "ffn"))
+      [dx, g] = sublayer_backward (dx, S, g, p, "ffn", norm,
+                                   @(d) ffn_backward (d, S.ffn, p.ffn));
+    endif
+    if (isfield (p, "cross"))
+      [dx, g, dEl] = sublayer_backward (dx, S, g, p, "cross", norm,
+                                        @(d) block_backward (d, S.cross, p.cross));
+      dE += dEl;
+    endif
+    [dx, g] = sublayer_backward (dx, S, g, p, "self", norm,
+                                 @(d) block_backward (d, S.self, p.self));
+    G = [g, G];
+  endfor
+endfunction
+
+## [dXq, G, dXkv] = block_backward (dY, T, B): attn_backward for any of the
+## three blocks, with the query-side input gradient (incl. the residual) in
+## dXq, the key/value-side one in dXkv (cross only; [] otherwise) and the
+## weight gradients alone in G (W_Q, W_K, W_V, W_O: the model's layout).
+function [dXq, G, dXkv] = block_backward (dY, T, B)
+  K = attn_backward (dY, T, B);
+  G = struct ("W_Q", K.W_Q, "W_K", K.W_K, "W_V", K.W_V, "W_O", K.W_O);
+  if (strcmp (T.kind, "cross"))
+    dXq = K.dD;
+    dXkv = K.dE;
+  else
+    dXq = K.dX;
+    dXkv = [];
+  endif
+endfunction
+
+%!test
+%! ## the stack against finite differences: encoder-like (full self-attention,
+%! ## FFN) and decoder-like (causal, cross-attention) layers, every norm,
+%! ## padded keys on both sides
+%! randn ("state", 6);
+%! base = struct ("src_vocab", "a b", "tgt_vocab", "x y", "d", 4, "heads", 2, "d_ff", 3,
+%!                "encoder_layers", 2, "decoder_layers", 2, "seed", 1);
+%! x = randn (3, 4, 2);  E = randn (2, 4, 2);  R = randn (3, 4, 2);
+%! allow = logical ([1 1; 1 1; 1 0]);  src_allow = logical ([1 1; 1 0]);
+%! for norm = {"none", "post", "pre"}
+%!   m = attn_model (setfield (base, "norm", norm{1}));
+%!   for side = {{m.encoder, false}, {m.decoder, true}}
+%!     [P, causal] = side{1}{:};
+%!     f = @(x, E, P) sum (layer_stack (x, P, allow, causal, norm{1}, E, src_allow)(:) .* R(:));
+%!     [~, L] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow);
+%!     [dx, dE, G] = layer_stack_backward (R, L, P, norm{1});
+%!     assert (dx, ref_findiff (@(z) f (z, E, P), x), 1e-7);
+%!     if (causal)
+%!       assert (dE, ref_findiff (@(e) f (x, e, P), E), 1e-7);
+%!       W = P(1).cross.W_V;
+%!       assert (G(1).cross.W_V, ref_findiff (@(w) f (x, E, setfield (P, {1}, "cross", "W_V", w)), W), 1e-7);
+%!     else
+%!       assert (dE, 0);
+%!     endif
+%!     W = P(2).self.W_Q;
+%!     assert (G(2).self.W_Q, ref_findiff (@(w) f (x, E, setfield (P, {2}, "self", "W_Q", w)), W), 1e-7);
+%!     W = P(1).ffn.W_1;
+%!     assert (G(1).ffn.W_1, ref_findiff (@(w) f (x, E, setfield (P, {1}, "ffn", "W_1", w)), W), 1e-7);
+%!     if (! strcmp (norm{1}, "none"))
+%!       g = P(2).norm_ffn.gain;
+%!       assert (G(2).norm_ffn.gain, ref_findiff (@(w) f (x, E, setfield (P, {2}, "norm_ffn", "gain", w)), g), 1e-7);
+%!     endif
+%!   endfor
+%! endfor

@@ -1,0 +1,208 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{parts} =} model_schema (@var{config})
+## @deftypefnx {} {@var{parts} =} model_schema (@var{m})
+## Every array of a model, in the model's field order: the one description
+## of a model's layout that building, checking, reading, training and
+## testing a model use.
+##
+## @var{config} is a model's config (@code{m.config}, every field present)
+## with the vocabularies in @code{src_vocab} and @code{tgt_vocab}, as
+## @code{check_config} returns it; given a model @var{m}, its config and
+## vocabularies are used.  @var{parts} is a struct array with fields
+## @table @code
+## @item path
+## the array's place, dotted, struct arrays indexed from 1
+## (@qcode{"decoder.1.cross.W_Q"}, @qcode{"src_embed"})
+## @item shape
+## its size (1×2)
+## @item learned
+## true when training changes it (false for @code{heads} and sinusoidal
+## position tables)
+## @item init
+## how a new model fills it: @qcode{"normal"} (@code{randn / sqrt (fan_in)}),
+## @qcode{"zeros"}, @qcode{"ones"}, @qcode{"heads"} (the head count) or
+## @qcode{"sinusoid"} (@code{sinusoid_table})
+## @item fan_in
+## the divisor's square for @qcode{"normal"} (0 otherwise)
+## @item own
+## true for a family's own matrices (drawn from seed + 1), false for the
+## embeddings, stacks and vocabulary head (drawn from seed)
+## @item subs
+## the path as a @code{subsref}/@code{subsasgn} index
+## @end table
+##
+## The parts, by what the config asks for: embeddings and positions of the
+## source (every family but decoder-only) and of the target (every family
+## with a decoder); @code{encoder(l)} layers (@code{self}, @code{ffn} when
+## @code{d_ff} > 0, @code{norm_self}, @code{norm_ffn} unless norm is
+## @qcode{"none"}); @code{decoder(l)} layers (the same, with @code{cross}
+## and @code{norm_cross} in the encoder-decoder); the final LayerNorms of
+## pre-norm stacks; the head (@code{W_vocab}, @code{b_vocab}, or
+## @code{W_hidden}, @code{b_hidden} of an MLP and @code{W_class},
+## @code{b_class}); the pooled designs' @code{W_u}, @code{W_F} or @code{W_P}.
+## @end deftypefn
+
+function parts = model_schema (config)
+  if (isfield (config, "config"))             # a model
+    c = config.config;
+    c.src_vocab = config.src_vocab;
+    c.tgt_vocab = config.tgt_vocab;
+  else
+    c = config;
+  endif
+  fam = c.family;
+  d = c.d;
+  Vs = numel (c.src_vocab.words);
+  Vt = numel (c.tgt_vocab.words);
+  encoder_only = any (strcmp (fam, {"encoder-token", "encoder-sentence"}));
+  top = struct ("type", {}, "subs", {});
+  P = cell (0, 7);               # path, shape, learned, init, fan_in, own, subs
+  if (! strcmp (fam, "decoder-only"))
+    P = [P; embedding("src", Vs, c)];
+  endif
+  if (! encoder_only)
+    P = [P; embedding("tgt", Vt, c)];
+  endif
+  for l = 1:c.encoder_layers
+    P = [P; layer("encoder", l, {"self"}, c)];
+  endfor
+  blocks = {"self"};
+  if (strcmp (fam, "encoder-decoder"))
+    blocks = {"self", "cross"};
+  endif
+  for l = 1:c.decoder_layers
+    P = [P; layer("decoder", l, blocks, c)];
+  endfor
+  if (strcmp (c.norm, "pre"))
+    if (c.encoder_layers > 0)
+      P = [P; norm_parts("", top, "encoder_norm", d)];
+    endif
+    if (c.decoder_layers > 0)
+      P = [P; norm_parts("", top, "decoder_norm", d)];
+    endif
+  endif
+  if (encoder_only)
+    width = d;
+    if (strcmp (fam, "encoder-sentence") && c.d_hidden > 0)
+      width = c.d_hidden;
+      P = [P; affine("W_hidden", "b_hidden", d, width, true)];
+    endif
+    P = [P; affine("W_class", "b_class", width, Vt, true)];
+  else
+    P = [P; affine("W_vocab", "b_vocab", d, Vt, false)];
+  endif
+  switch (fam)
+    case "pooled-add"                         # u = c*W_u
+      P(end+1,:) = part ("", top, {"W_u"}, [d d], true, "normal", d, true);
+    case "pooled-concat"                      # [e_t, c]*W_F
+      P(end+1,:) = part ("", top, {"W_F"}, [2*d d], true, "normal", 2*d, true);
+    case "pooled-prefix"                      # c*W_P, the row at position 1
+      P(end+1,:) = part ("", top, {"W_P"}, [d d], true, "normal", d, true);
+  endswitch
+  parts = cell2struct (P, {"path", "shape", "learned", "init", "fan_in", "own", "subs"}, 2);
+endfunction
+
+## one row of the table: the array at pre + names (one or two fields)
+## below the index S
+function r = part (pre, S, names, shape, learned, init, fan_in, own)
+  path = [pre names{1}];
+  if (numel (names) == 2)
+    path = [path "." names{2}];
+  endif
+  r = {path, shape, learned, init, fan_in, own, [S, struct("type", ".", "subs", names)]};
+endfunction
+
+## the token table (V×d) and position table (max_len×d) of one side
+function P = embedding (side, V, c)
+  top = struct ("type", {}, "subs", {});
+  P = part ("", top, {[side "_embed"]}, [V c.d], true, "normal", c.d, false);
+  if (strcmp (c.positions, "sinusoidal"))
+    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], false, "sinusoid", 0, false);
+  else
+    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], true, "normal", c.d, false);
+  endif
+endfunction
+
+## layer l of a stack: its attention blocks, the FFN, then the LayerNorms
+function P = layer (stack, l, blocks, c)
+  d = c.d;
+  h = c.heads;
+  pre = sprintf ("%s.%d.", stack, l);
+  S = struct ("type", {".", "()"}, "subs", {stack, {l}});
+  P = cell (0, 7);
+  for b = blocks
+    B = b{1};
+    P = [P; part(pre, S, {B, "W_Q"}, [d h*c.dk], true, "normal", d, false);
+         part(pre, S, {B, "W_K"}, [d h*c.dk], true, "normal", d, false);
+         part(pre, S, {B, "W_V"}, [d h*c.dv], true, "normal", d, false);
+         part(pre, S, {B, "W_O"}, [h*c.dv d], true, "normal", h*c.dv, false);
+         part(pre, S, {B, "heads"}, [1 1], false, "heads", 0, false)];
+  endfor
+  names = blocks;
+  if (c.d_ff > 0)
+    P = [P; part(pre, S, {"ffn", "W_1"}, [d c.d_ff], true, "normal", d, false);
+         part(pre, S, {"ffn", "b_1"}, [1 c.d_ff], true, "zeros", 0, false);
+         part(pre, S, {"ffn", "W_2"}, [c.d_ff d], true, "normal", c.d_ff, false);
+         part(pre, S, {"ffn", "b_2"}, [1 d], true, "zeros", 0, false)];
+    names{end+1} = "ffn";
+  endif
+  if (! strcmp (c.norm, "none"))
+    for n = names
+      P = [P; norm_parts(pre, S, ["norm_" n{1}], d)];
+    endfor
+  endif
+endfunction
+
+## a LayerNorm's gain (ones) and bias (zeros), 1×d each
+function P = norm_parts (pre, S, name, d)
+  P = [part(pre, S, {name, "gain"}, [1 d], true, "ones", 0, false);
+       part(pre, S, {name, "bias"}, [1 d], true, "zeros", 0, false)];
+endfunction
+
+## W (a×b, normal with fan-in a) and its bias (1×b, zeros)
+function P = affine (W, b, a, width, own)
+  top = struct ("type", {}, "subs", {});
+  P = [part("", top, {W}, [a width], true, "normal", a, own);
+       part("", top, {b}, [1 width], true, "zeros", 0, own)];
+endfunction
+
+%!shared c
+%! c = struct ("family", "encoder-decoder", "d", 6, "heads", 2, "dk", 3, "dv", 2,
+%!             "d_ff", 5, "norm", "pre", "positions", "sinusoidal", "max_len", 9,
+%!             "encoder_layers", 1, "decoder_layers", 2, "seed", 0,
+%!             "src_vocab", attn_vocab ("a b c"), "tgt_vocab", attn_vocab ("x y"));
+
+%!test
+%! p = model_schema (c);
+%! assert (p(1).path, "src_embed");
+%! assert (p(1).shape, [7 6]);
+%! assert (p(2).learned, false);
+%! k = find (strcmp ({p.path}, "decoder.2.cross.W_O"));
+%! assert (p(k).shape, [4 6]);
+%! assert (p(k).fan_in, 4);
+%! assert ({p(end-1:end).path}, {"W_vocab", "b_vocab"});
+%! assert (any (strcmp ({p.path}, "encoder_norm.gain")));
+%! heads = strcmp ({p.init}, "heads");
+%! assert ({p(heads).path},
+%!         {"encoder.1.self.heads", "decoder.1.self.heads", "decoder.1.cross.heads", ...
+%!          "decoder.2.self.heads", "decoder.2.cross.heads"});
+
+%!test
+%! ## every array of a model is a part, with the size the part says
+%! m = attn_model (c);
+%! p = model_schema (m);
+%! leaves = numeric_leaves (rmfield (m, {"config", "src_vocab", "tgt_vocab"}));
+%! assert (numel (p), numel (leaves));
+%! for i = 1:numel (p)
+%!   f = strsplit (p(i).path, ".");
+%!   x = m;
+%!   for k = 1:numel (f)
+%!     if (isstrprop (f{k}(1), "digit"))
+%!       x = x(str2double (f{k}));
+%!     else
+%!       x = x.(f{k});
+%!     endif
+%!   endfor
+%!   assert (size (x), p(i).shape);
+%!   assert (subsref (m, p(i).subs), x);
+%! endfor
