@@ -15,10 +15,9 @@
 ## greedy decoding.  Every generating model decodes (a decoder-only model
 ## reads @var{source} as its prompt, as in @code{attn_greedy}).
 ##
-## @var{k} is a positive integer, at most V^n for a vocabulary of V words
-## and a length limit of n tokens (a wider beam would keep every sequence
-## already); a bad @var{k} is an @code{attention:option} error about option
-## @code{width}.  Options: @code{alpha} (1; finite real), @code{max_len},
+## @var{k} is a positive integer, at most the size V of the target
+## vocabulary (a step then weighs at most V×V continuations); a bad
+## @var{k} is an @code{attention:option} error about option @code{width}.  Options: @code{alpha} (1; finite real), @code{max_len},
 ## @code{cache} (as @code{attn_greedy}).
 ## @var{info}: as @code{attn_greedy} for the answer (@code{tokens},
 ## @code{ids}, @code{probs}, @code{A}, @code{encoder_passes} = 1,
@@ -71,10 +70,11 @@ endfunction
 %! assert (bi.A, gi.A, 1e-15);
 
 %!test
-%! ## a beam wide enough to keep every sequence finds the best one an
-%! ## exhaustive search over all sequences of up to 3 tokens finds, each
-%! ## scored by a teacher-forced forward pass
-%! V = 5;  L = 3;  eos = m.tgt_vocab.eos;
+%! ## a beam as wide as the vocabulary keeps every first token and the
+%! ## best V of their continuations, so over sequences of up to 2 tokens it
+%! ## finds the best one an exhaustive search finds, each scored by a
+%! ## teacher-forced forward pass
+%! V = 5;  L = 2;  eos = m.tgt_vocab.eos;
 %! for alpha = [0 1]
 %!   best = -Inf;
 %!   for n = 1:L
@@ -90,7 +90,7 @@ endfunction
 %!       endif
 %!     endfor
 %!   endfor
-%!   [~, info] = attn_beam (m, "the financial bank", V^L, "alpha", alpha, "max_len", L);
+%!   [~, info] = attn_beam (m, "the financial bank", V, "alpha", alpha, "max_len", L);
 %!   assert (info.ids, best_ids);
 %!   assert (info.score, best, 1e-12);
 %!   assert (info.encoder_passes, 1);

@@ -23,7 +23,7 @@ function [text, info, done] = decode_run (m, source, prompt, o, fname,
   kind = family_kind (m);
   if (strcmp (kind, "encoder"))
     error ("attention:model",
-           "%s: M is a %s classifier (attn_family), which does not generate text; use attn_forward",
+           "%s: M is an %s classifier (attn_family), which does not generate text; use attn_forward",
            fname, m.config.family);
   endif
   if (strcmp (kind, "decoder-only") && isnumeric (prompt) && isempty (prompt))
@@ -55,11 +55,10 @@ function [text, info, done] = decode_run (m, source, prompt, o, fname,
   width = 1;
   if (strcmp (o.method, "beam"))
     width = o.width;
-    most = min (V ^ limit, flintmax);
-    if (width > most)
+    if (width > V)                            # each step keeps at most V of V*width
       error ("attention:option",
-             "%s: option \"width\" must be at most %d, the number of sequences of %d tokens from a vocabulary of %d (a wider beam keeps every one already), got %g",
-             fname, most, limit, V, width);
+             "%s: option \"width\" must be at most %d, the size of the target vocabulary, got %g",
+             fname, V, width);
     endif
   endif
 
@@ -127,9 +126,9 @@ function [text, info, done] = decode_run (m, source, prompt, o, fname,
   endfor
   best = done(1);
 
-  info.source_labels = m.src_vocab.words(src');
-  if (isempty (src))
-    info.source_labels = cell (1, 0);
+  info.source_labels = cell (1, 0);
+  if (! strcmp (kind, "decoder-only"))
+    info.source_labels = m.src_vocab.words(src');
   endif
   info.prompt_tokens = v.words(ids);
   info.encoder_passes = work(1);
