@@ -17,7 +17,9 @@ function [id, q] = decode_sample (p, o)
     return;
   endif
   q = (p / max (p)) .^ (1 / o.temperature);
-  [~, order] = sort (q, "descend");
+  if (o.top_k > 0 && o.top_k < numel (q) || o.top_p < 1)
+    [~, order] = sort (q, "descend");
+  endif
   if (o.top_k > 0 && o.top_k < numel (q))
     q(order(o.top_k+1:end)) = 0;
   endif

@@ -35,14 +35,15 @@ function [state, probs, A, work] = decode_step (m, state, token, x = [])
   norm = m.config.norm;
   for l = 1:nl
     p = m.decoder(l);
-    S = struct ();
-    [x, S] = sublayer (x, S, p, "self", norm,
-                       @(z) attend_row (z, p.self, state.K{l}, state.V{l}, true));
+    K = state.K{l};
+    V = state.V{l};
+    [x, S] = sublayer (x, struct (), p, "self", norm, @(z) attend_row (z, p.self, K, V, true));
     state.K{l} = S.self.K;
     state.V{l} = S.self.V;
     if (cross)
-      [x, S] = sublayer (x, S, p, "cross", norm,
-                         @(z) attend_row (z, p.cross, state.cross_K{l}, state.cross_V{l}, false));
+      K = state.cross_K{l};
+      V = state.cross_V{l};
+      [x, S] = sublayer (x, S, p, "cross", norm, @(z) attend_row (z, p.cross, K, V, false));
       A(:,:,l) = S.cross.A;
     endif
     if (isfield (p, "ffn"))
@@ -80,7 +81,9 @@ function [y, T] = attend_row (z, B, K, V, own)
     V(end+1,:,:) = reshape (z * B.W_V, 1, [], B.heads);
   endif
   [M, A] = attn_sdpa (reshape (z * B.W_Q, 1, [], B.heads), K, V);
-  T = struct ("delta", reshape (M, 1, []) * B.W_O, "A", reshape (A, [], B.heads),
-              "K", K, "V", V);
+  T.delta = reshape (M, 1, []) * B.W_O;
+  T.A = reshape (A, [], B.heads);
+  T.K = K;
+  T.V = V;
   y = z + T.delta;
 endfunction
