@@ -73,7 +73,8 @@ function S = attn_score (m, data, varargin)
   for first = 1:o.batch_size:N
     k = first:min (first + o.batch_size - 1, N);
     batch = attn_batch (m, src(k), tgt(k));
-    [~, best] = max (attn_forward (m, batch).probs, [], 2);
+    check_lengths (m, batch, "attn_score");
+    [~, best] = max (model_forward (m, batch).probs, [], 2);
     best = reshape (best, size (batch.labels));
     ok = (best == batch.labels) & batch.tgt_allow;
     hits += nnz (ok);
@@ -85,17 +86,18 @@ function S = attn_score (m, data, varargin)
   S.token_accuracy = hits / max (count, 1);
 
   S.predictions = cell (N, 1);
+  greedy = struct ("max_len", o.max_len, "cache", true, "method", "greedy");
   unknown = "attention:unknown-word";         # one warning for the whole set
   was = warning ("query", unknown);
   warning ("off", unknown);
   unwind_protect
     for i = 1:N
       switch (kind)
-        case {"encoder-decoder", "pooled"}
-          S.predictions{i} = attn_greedy (m, src{i}, "max_len", o.max_len);
-        case "decoder-only"
-          want = numel (strsplit (strtrim (tgt{i}), " "));
-          S.predictions{i} = attn_continue (m, src{i}, "max_len", want + 1);
+        case {"encoder-decoder", "pooled"}           # attn_greedy
+          S.predictions{i} = decode_run (m, src{i}, [], greedy, "attn_score");
+        case "decoder-only"                          # attn_continue
+          greedy.max_len = numel (strsplit (strtrim (tgt{i}), " ")) + 1;
+          S.predictions{i} = decode_run (m, [], src{i}, greedy, "attn_score");
         case "encoder"
           S.predictions{i} = strjoin (m.tgt_vocab.words(argmax{i}), " ");
       endswitch
@@ -158,4 +160,5 @@ endfunction
 %! assert (S.token_accuracy, (4 + sum (best == 1)) / 8, 1e-15);
 
 %!error <DATA must be a struct> attn_score (m, {"a"})
+%!error <attn_score: .*must fit the position table> attn_score (m, {repmat("delhi ", 1, rows (m.src_pos)), "a"})
 %!error <unknown option> attn_score (m, {"a", "b"}, "beam", 2)
