@@ -55,7 +55,7 @@ function [text, info, done] = decode_run (m, source, prompt, o, fname,
   width = 1;
   if (strcmp (o.method, "beam"))
     width = o.width;
-    if (width > V)                            # each step keeps at most V of V*width
+    if (width > V)                            # bounds a step to width×V candidates
       error ("attention:option",
              "%s: option \"width\" must be at most %d, the size of the target vocabulary, got %g",
              fname, V, width);
