@@ -7,13 +7,18 @@
 ## token (one cached decoder step per hypothesis, as in @code{attn_greedy})
 ## and keeps the @var{k} with the highest total log-probability; a
 ## hypothesis that writes @code{<eos>} is finished.  Search stops when
-## @var{k} hypotheses are finished, none is live, or the length limit is
-## reached (live ones then count as finished).  The answer is the finished
-## hypothesis with the best length-normalised score
+## @var{k} hypotheses are finished, none is live, or the length limit (as
+## in @code{attn_greedy}) is reached (live ones then count as finished).  The
+## answer is the finished hypothesis with the best length-normalised score
 ## @code{logp / len^alpha} (len counts the written tokens, @code{<eos>}
-## included); @code{alpha} = 0 compares raw log-probabilities.
+## included); @code{alpha} = 0 compares raw log-probabilities.  Width 1 is
+## greedy decoding.  Every generating model decodes (a decoder-only model
+## reads @var{source} as its prompt, as in @code{attn_greedy}).
 ##
-## Options: @code{alpha} (1), @code{max_len} (rows of @code{m.tgt_pos}).
+## @var{k} is a positive integer, at most the size V of the target
+## vocabulary (a step then weighs at most V×V continuations); a bad
+## @var{k} is an @code{attention:option} error about option @code{width}.  Options: @code{alpha} (1; finite real), @code{max_len},
+## @code{cache} (as @code{attn_greedy}).
 ## @var{info}: as @code{attn_greedy} for the answer (@code{tokens},
 ## @code{ids}, @code{probs}, @code{A}, @code{encoder_passes} = 1,
 ## @code{decoder_steps}: every step of every hypothesis), plus @code{logp},
@@ -35,65 +40,22 @@ function [text, info] = attn_beam (m, source, k, varargin)
   if (nargin < 3)
     print_usage ();
   endif
-  check_model (m, "attn_beam");
-  if (! isnumeric (k) || ! isscalar (k) || k < 1 || k != fix (k))
-    error ("attention:type", "attn_beam: K must be a positive integer, got %s", disp_arg (k));
-  endif
-  o = get_options ("attn_beam", struct ("alpha", 1, "max_len", Inf), varargin);
-  v = m.tgt_vocab;
-  src = to_ids (m.src_vocab, source, "source", "attn_beam")';
-  check_lengths (m, struct ("src", src, "tgt_in", v.bos), "attn_beam");
-  limit = min (o.max_len, rows (m.tgt_pos));
-  V = numel (v.words);
-  hyp = struct ("ids", v.bos, "logp", 0, "state", decode_start (m, src),
-                "probs", zeros (0, V), "A", []);
-  done = hyp([]);
-  steps = 0;
-  for len = 1:limit
-    ## every live hypothesis, one decoder step, every next token
-    logp = zeros (numel (hyp), V);
-    for i = 1:numel (hyp)
-      [hyp(i).state, p, A] = decode_step (m, hyp(i).state, hyp(i).ids(end));
-      hyp(i).probs(end+1,:) = p;
-      hyp(i).A = cat (1, hyp(i).A, reshape (A, [1, size(A)]));
-      logp(i,:) = hyp(i).logp + log (p);
-      steps += 1;
-    endfor
-    [best, at] = sort (logp(:), "descend");
-    keep = min (k, numel (best));
-    [from, token] = ind2sub (size (logp), at(1:keep)');
-    next = hyp(from);
-    for j = 1:keep
-      next(j).ids(end+1) = token(j);
-      next(j).logp = best(j);
-    endfor
-    ends = arrayfun (@(h) h.ids(end) == v.eos, next);
-    done = [done, next(ends)];
-    hyp = next(! ends);
-    if (isempty (hyp) || numel (done) >= k)
-      break;
-    endif
-  endfor
-  done = [done, hyp];                              # reached the length limit
-  len = arrayfun (@(h) numel (h.ids) - 1, done);
-  score = [done.logp] ./ len .^ o.alpha;
-  [score, order] = sort (score, "descend");
-  done = done(order);
-  words = @(h) v.words(h.ids(2:end));
-  best = done(1);
-  info.tokens = words (best);
-  info.ids = best.ids(2:end);
-  info.probs = best.probs;
-  info.A = best.A;
-  info.source_labels = m.src_vocab.words(src');
-  info.encoder_passes = 1;
-  info.decoder_steps = steps;
-  info.logp = best.logp;
-  info.score = score(1);
-  info.beams = struct ("text", arrayfun (@(h) strjoin (words (h), " "), done, "UniformOutput", false),
-                       "ids", arrayfun (@(h) h.ids(2:end), done, "UniformOutput", false),
-                       "logp", num2cell ([done.logp]), "score", num2cell (score));
-  text = strjoin (info.tokens(info.ids != v.eos), " ");
+  o = parse_options ("attn_beam", {"width", 1, "integer [1, Inf)";
+                                   "alpha", 1, "real (-Inf, Inf)";
+                                   "max_len", Inf, "integer [0, Inf]";
+                                   "cache", true, "flag"}, [{"width", k}, varargin]);
+  o.method = "beam";
+  [text, info, done] = decode_run (m, source, [], o, "attn_beam");
+  info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
+  info.logp = done(1).logp;
+  info.score = done(1).score;
+  info.beams = beams (done, m.tgt_vocab);
+endfunction
+
+## every finished hypothesis: text, ids, logp, score
+function b = beams (done, v)
+  text = arrayfun (@(h) strjoin (v.words(h.ids), " "), done, "UniformOutput", false);
+  b = struct ("text", text, "ids", {done.ids}, "logp", {done.logp}, "score", {done.score});
 endfunction
 
 %!shared m
@@ -108,10 +70,11 @@ endfunction
 %! assert (bi.A, gi.A, 1e-15);
 
 %!test
-%! ## a beam wide enough to keep every sequence finds the best one an
-%! ## exhaustive search over all sequences of up to 3 tokens finds, each
-%! ## scored by a teacher-forced forward pass
-%! V = 5;  L = 3;  eos = m.tgt_vocab.eos;
+%! ## a beam as wide as the vocabulary keeps every first token and the
+%! ## best V of their continuations, so over sequences of up to 2 tokens it
+%! ## finds the best one an exhaustive search finds, each scored by a
+%! ## teacher-forced forward pass
+%! V = 5;  L = 2;  eos = m.tgt_vocab.eos;
 %! for alpha = [0 1]
 %!   best = -Inf;
 %!   for n = 1:L
@@ -127,7 +90,7 @@ endfunction
 %!       endif
 %!     endfor
 %!   endfor
-%!   [~, info] = attn_beam (m, "the financial bank", V^L, "alpha", alpha, "max_len", L);
+%!   [~, info] = attn_beam (m, "the financial bank", V, "alpha", alpha, "max_len", L);
 %!   assert (info.ids, best_ids);
 %!   assert (info.score, best, 1e-12);
 %!   assert (info.encoder_passes, 1);
@@ -139,5 +102,5 @@ endfunction
 %! assert (numel (info.beams) >= 1);
 %! assert ([info.beams.score], sort ([info.beams.score], "descend"));
 
-%!error id=attention:type attn_beam (attn_toy ("blackcat"), "the cat", 0)
+%!error id=attention:option attn_beam (attn_toy ("blackcat"), "the cat", 0)
 %!error id=attention:option attn_beam (attn_toy ("blackcat"), "the cat", 2, "beta", 1)

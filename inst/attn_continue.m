@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_continue (@var{m}, @var{prompt})
 ## @deftypefnx {} {[@var{text}, @var{info}] =} attn_continue (@var{m}, @var{prompt}, @var{name}, @var{value}, @dots{})
-## Continue a prompt with a decoder-only model (@code{attn_family}).
+## Continue a prompt: generate the target tokens that follow it.
 ##
 ## Seed 003's generation loop: the prompt and the tokens generated so far
 ## are one sequence @code{<bos> prompt @dots{}}; the last row's final
@@ -11,19 +11,28 @@
 ## (default) each step computes only the new row, reading the stored keys and
 ## values of the earlier ones.
 ##
+## A decoder-only model (@code{attn_family}) reads the prompt alone.  An
+## encoder-decoder or pooled-context model needs the @code{source} option:
+## the prompt is then the start of its translation.  Prompt and source
+## words missing from their vocabularies are read as @code{<unk>} with a
+## warning @code{attention:unknown-word}.
+##
 ## Options:
 ## @table @code
 ## @item max_len
-## most tokens to generate (20); generation also stops at @code{<eos>} and
-## at the end of the position table
+## most tokens to generate (20; a non-negative integer or Inf); generation
+## also stops at @code{<eos>} and at the end of the position table
 ## @item method
-## @qcode{"greedy"} (the most probable token) or @qcode{"sample"}
-## @item temperature
-## sampling temperature T > 0 (1): probabilities proportional to p^(1/T)
-## @item top_k
-## sample among the k most probable tokens only (0 = all)
-## @item seed
-## random seed of the sampling (0); the caller's random state is kept
+## the selection step: @qcode{"greedy"} (the most probable token, as
+## @code{attn_greedy}), @qcode{"sample"} (a draw, as @code{attn_sample}) or
+## @qcode{"beam"} (a beam search, as @code{attn_beam})
+## @item temperature, top_k, top_p, seed
+## the sampling options of @code{attn_sample} (1, 0, 1, 0); the caller's
+## random state is kept
+## @item width, alpha
+## the beam width (1) and length normalisation (1) of @code{attn_beam}
+## @item source
+## the source sentence (encoder-decoder and pooled-context models only)
 ## @item cache
 ## true (default): one new row per step; false: rerun the whole sequence
 ## each step (same probabilities, for checking)
@@ -33,7 +42,10 @@
 ## @code{prompt_tokens}, @code{tokens} (generated, with @code{<eos>} if
 ## reached), @code{ids}, @code{probs} (one row per generated token: the
 ## distribution it was chosen from), @code{rows_computed} (decoder rows run
-## through the stack) and @code{stopped} (@qcode{"eos"} or @qcode{"length"}).
+## through the stack) and @code{stopped} (@qcode{"eos"} or @qcode{"length"});
+## with a source also @code{source_labels} and @code{A} (as
+## @code{attn_greedy}); with @code{method} @qcode{"beam"} also @code{logp}
+## and @code{score}.
 ##
 ## @example
 ## @group
@@ -43,85 +55,62 @@
 ## [text, info] = attn_continue (m, "raghav goes", "max_len", 3);
 ## strjoin (info.prompt_tokens, " ")
 ##   @result{} ans = <bos> raghav goes
+## m = attn_toy ("blackcat");
+## attn_continue (m, "le", "source", "the black cat")
+##   @result{} ans = chat noir
 ## @end group
 ## @end example
-## @seealso{attn_family, attn_greedy, attn_train}
+## @seealso{attn_family, attn_greedy, attn_sample, attn_beam, attn_train}
 ## @end deftypefn
 
 function [text, info] = attn_continue (m, prompt, varargin)
   if (nargin < 2)
     print_usage ();
   endif
+  o = parse_options ("attn_continue", [{"max_len", 20, "integer [0, Inf]";
+                                        "method", "greedy", "one of greedy, sample, beam";
+                                        "source", [], "any"};
+                                       decode_sample();
+                                       {"width", 1, "integer [1, Inf)";
+                                        "alpha", 1, "real (-Inf, Inf)";
+                                        "cache", true, "flag"}], varargin);
   check_model (m, "attn_continue");
-  if (! strcmp (family_kind (m), "decoder-only"))
-    error ("attention:model",
-           "attn_continue: M must be a decoder-only model (attn_family), got family \"%s\"",
-           m.config.family);
+  kind = family_kind (m);
+  dec_only = strcmp (kind, "decoder-only");
+  given = ! (isnumeric (o.source) && isempty (o.source));
+  if (dec_only && given)
+    error ("attention:option",
+           "attn_continue: option \"source\" is not read by a decoder-only model (it has no encoder)");
+  elseif (any (strcmp (kind, {"encoder-decoder", "pooled"})) && ! given)
+    error ("attention:option",
+           "attn_continue: option \"source\" (the sentence the encoder reads) is required for an encoder-decoder model");
   endif
-  o = get_options ("attn_continue",
-                   struct ("max_len", 20, "method", "greedy", "temperature", 1,
-                           "top_k", 0, "seed", 0, "cache", true), varargin);
-  if (! any (strcmp (o.method, {"greedy", "sample"})))
-    error ("attention:option", "attn_continue: method must be \"greedy\" or \"sample\", got \"%s\"",
-           o.method);
+  if (! ischar (prompt) && ! iscellstr (prompt) && ! isnumeric (prompt))
+    error ("attention:type",
+           "attn_continue: PROMPT must be a string, a cell array of words or ids, got %s",
+           class (prompt));
   endif
-  if (! (o.temperature > 0))
-    error ("attention:option", "attn_continue: temperature must be positive, got %g",
-           o.temperature);
+  if (isnumeric (prompt) && isempty (prompt))
+    prompt = "";                                # an empty prompt, not "none given"
   endif
-  v = m.tgt_vocab;
-  ids = [v.bos, to_ids(v, prompt, "target", "attn_continue")];
-  L = rows (m.tgt_pos);
-  if (numel (ids) > L)
-    error ("attention:size", "attn_continue: PROMPT must fit the position table (%d tokens with <bos>), got %d",
-           L, numel (ids));
-  endif
-  info.prompt_tokens = v.words(ids);
-  info.rows_computed = 0;
-  info.probs = zeros (0, numel (v.words));
-  n0 = numel (ids);
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect
-    if (o.cache)
-      state = family_decode_start (m, []);
-      for t = 1:n0 - 1                    # the prompt's rows, read into the cache
-        state = family_decode_step (m, state, ids(t));
-      endfor
-      info.rows_computed = n0 - 1;
-    endif
-    while (numel (ids) - n0 < o.max_len && numel (ids) <= L
-           && (numel (ids) == n0 || ids(end) != v.eos))
-      if (o.cache)
-        [state, probs] = family_decode_step (m, state, ids(end));
-        info.rows_computed += 1;
-      else
-        n = numel (ids);
-        tr = model_forward (m, struct ("tgt_in", ids', "tgt_allow", true (n, 1)));
-        probs = tr.probs(end,:);
-        info.rows_computed += n;
-      endif
-      info.probs(end+1,:) = probs;
-      ids(end+1) = choose (probs, o);
-    endwhile
+    [text, full, done] = decode_run (m, o.source, prompt, o, "attn_continue");
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect
-  [text, info] = generated_text (info, ids(n0+1:end), v);
-endfunction
-
-## the selection step: greedy, or a sample from the tempered top-k
-function id = choose (probs, o)
-  if (strcmp (o.method, "greedy"))
-    [~, id] = max (probs);
-    return;
+  info = struct ("prompt_tokens", {full.prompt_tokens}, "rows_computed", full.rows_computed,
+                 "probs", full.probs, "ids", full.ids, "tokens", {full.tokens},
+                 "stopped", full.stopped);
+  if (! dec_only)
+    info.source_labels = full.source_labels;
+    info.A = full.A;
   endif
-  p = probs .^ (1 / o.temperature);
-  if (o.top_k > 0 && o.top_k < numel (p))
-    [~, order] = sort (p, "descend");
-    p(order(o.top_k+1:end)) = 0;
+  if (strcmp (o.method, "beam"))
+    info.logp = done(1).logp;
+    info.score = done(1).score;
   endif
-  id = find (rand () * sum (p) < cumsum (p), 1);
 endfunction
 
 %!shared m
@@ -166,7 +155,7 @@ endfunction
 %!   assert (any (order(1:3) == ik.ids(t)));
 %! endfor
 
-%!error <decoder-only model> attn_continue (attn_family (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}}, "d", 4, "heads", 2)), "a")
-%!error <method must be> attn_continue (m, "raghav", "method", "beam")
-%!error <temperature must be positive> attn_continue (m, "raghav", "temperature", 0)
+%!error <does not generate text> attn_continue (attn_family (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}}, "d", 4, "heads", 2)), "a")
+%!error <option "method" must be one of> attn_continue (m, "raghav", "method", "top")
+%!error <option "temperature" must be a real number in \(0, Inf\)> attn_continue (m, "raghav", "temperature", 0)
 %!error <must fit the position table> attn_continue (m, repmat ("raghav ", 1, 12))

@@ -6,18 +6,28 @@
 ## The encoder runs once; each decoder layer's cross-attention keys and
 ## values are computed once from the encoded source, and each step sends one
 ## new row through the decoder, its masked self-attention reading the cached
-## keys and values of the prefix.  Decoding stops at @code{<eos>} or after
-## @code{max_len} tokens.
+## keys and values of the prefix.  Decoding stops at @code{<eos>} or at the
+## length limit: @code{max_len} tokens, and at most what the position table
+## holds (its rows, less the source row of a pooled-prefix model).
 ##
-## Options: @code{max_len} (default: rows of @code{m.tgt_pos}); @code{cache}
-## (true; false reruns the whole model on the prefix at every step, the
-## reference the cache is tested against).
+## Every generating model decodes: encoder-decoder (@code{attn_model},
+## @code{attn_toy}), the pooled-context designs and decoder-only models
+## (@code{attn_family}).  A decoder-only model has no source: @var{source}
+## is its prompt, and the result is @code{attn_continue}'s greedy
+## continuation.  A source word missing from the vocabulary is read as
+## @code{<unk>} with a warning @code{attention:unknown-word} (silence it with
+## @code{warning ("off", "attention:unknown-word")}).
+##
+## Options: @code{max_len} (a non-negative integer or Inf, the default);
+## @code{cache} (true; false reruns the whole model on the prefix at every
+## step, the reference the cache is tested against).
 ##
 ## @var{text} is the translation without @code{<eos>}.  @var{info}:
 ## @code{tokens} (cell, with @code{<eos>} when reached), @code{ids},
 ## @code{probs} (steps×V, the distribution each step chose from), @code{A}
 ## (steps×m×h×L: the cross-attention weights of each step's row, per head and
-## decoder layer: the alignment grid, target × source), @code{source_labels},
+## decoder layer: the alignment grid, target × source; h = 0 for the models
+## without cross-attention), @code{source_labels} (empty for decoder-only),
 ## @code{encoder_passes}, @code{decoder_steps}, @code{stopped}
 ## (@qcode{"eos"} or @qcode{"length"}).
 ##
@@ -38,12 +48,11 @@ function [text, info] = attn_greedy (m, source, varargin)
   if (nargin < 2)
     print_usage ();
   endif
-  opts = get_options ("attn_greedy", struct ("max_len", Inf, "cache", true), varargin);
-  [text, info] = generate (m, source, opts, @most_probable, "attn_greedy");
-endfunction
-
-function id = most_probable (probs)
-  [~, id] = max (probs);
+  o = parse_options ("attn_greedy", {"max_len", Inf, "integer [0, Inf]";
+                                     "cache", true, "flag"}, varargin);
+  o.method = "greedy";
+  [text, info] = decode_run (m, source, [], o, "attn_greedy");
+  info = rmfield (info, {"prompt_tokens", "rows_computed"});
 endfunction
 
 %!test

@@ -4,21 +4,28 @@
 ## Translate by sampling each next token from the model's distribution.
 ##
 ## At each step the next-token probabilities p (as in @code{attn_greedy},
-## with the same encoder-once cache) are reshaped before drawing:
-## temperature T gives q ∝ p.^(1/T) (the softmax of logits/T); with
-## @code{top_k} > 0 only the k most probable tokens keep their mass.  The
-## draws come from Octave's @code{rand} seeded with @code{seed}, so a seed
-## gives the same translation every time; the caller's random state is kept.
+## with the same encoder-once cache, on every generating model) are reshaped
+## before drawing: temperature T gives q ∝ p.^(1/T) (the softmax of
+## logits/T; a tiny T leaves the most probable token); with @code{top_k} > 0
+## only the k most probable tokens keep their mass; with @code{top_p} < 1
+## only the fewest most probable tokens whose mass reaches @code{top_p}
+## (nucleus sampling, after top-k).  The draws come from Octave's
+## @code{rand} seeded with @code{seed}, so a seed gives the same translation
+## every time; the caller's random state is kept.
 ##
-## Options: @code{temperature} (1), @code{top_k} (0 = every token),
-## @code{seed} (0), @code{max_len}, @code{cache} (as @code{attn_greedy}).
-## @var{info} is as @code{attn_greedy}'s; @code{info.probs} holds the
-## model's distributions p before temperature and top-k.
+## Options: @code{temperature} (1; real, > 0, finite), @code{top_k} (0 =
+## every token; a non-negative integer), @code{top_p} (1; in (0, 1]),
+## @code{seed} (0; a non-negative integer), @code{max_len}, @code{cache} (as
+## @code{attn_greedy}).  @var{info} is as @code{attn_greedy}'s;
+## @code{info.probs} holds the model's distributions p before temperature,
+## top-k and top-p.
 ##
 ## @example
 ## @group
 ## m = attn_toy ("river");
 ## attn_sample (m, "the river bank", "top_k", 1)     # = greedy
+##   @result{} ans = la rive
+## attn_sample (m, "the river bank", "top_p", 0.1)   # the nucleus is one token
 ##   @result{} ans = la rive
 ## @end group
 ## @end example
@@ -29,32 +36,18 @@ function [text, info] = attn_sample (m, source, varargin)
   if (nargin < 2)
     print_usage ();
   endif
-  o = get_options ("attn_sample", struct ("temperature", 1, "top_k", 0, "seed", 0,
-                                          "max_len", Inf, "cache", true), varargin);
-  if (! (o.temperature > 0))
-    error ("attention:option", "attn_sample: temperature must be positive, got %g",
-           o.temperature);
-  endif
-  if (o.top_k < 0 || o.top_k != fix (o.top_k))
-    error ("attention:option", "attn_sample: top_k must be a non-negative integer, got %g",
-           o.top_k);
-  endif
+  o = parse_options ("attn_sample", [decode_sample();
+                                     {"max_len", Inf, "integer [0, Inf]";
+                                      "cache", true, "flag"}], varargin);
+  o.method = "sample";
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect
-    [text, info] = generate (m, source, o, @(p) draw (p, o), "attn_sample");
+    [text, info] = decode_run (m, source, [], o, "attn_sample");
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect
-endfunction
-
-function id = draw (p, o)
-  q = p .^ (1 / o.temperature);
-  if (o.top_k > 0 && o.top_k < numel (q))
-    [~, order] = sort (q, "descend");
-    q(order(o.top_k+1:end)) = 0;
-  endif
-  id = find (cumsum (q) >= rand () * sum (q), 1);
+  info = rmfield (info, {"prompt_tokens", "rows_computed"});
 endfunction
 
 %!shared m

@@ -24,8 +24,11 @@
 ## both are the fraction of sentences whose most probable class is right.
 ## @end table
 ##
-## Options: @code{"batch_size"} (64) for the teacher-forced pass;
-## @code{"max_len"} (Inf) the length limit of the greedy translations.
+## Options: @code{"batch_size"} (64, a positive integer) for the
+## teacher-forced pass; @code{"max_len"} (Inf, or a non-negative integer)
+## the length limit of the greedy translations.
+## Source words missing from the vocabulary are read as @code{<unk>}, with
+## one warning @code{attention:unknown-word} that lists them.
 ## @var{S} has @code{exact}, @code{token_accuracy}, @code{correct} (N×1
 ## logical: exact per example), @code{predictions} (N×1 cell of strings),
 ## @code{source_length} (N×1, words) and @code{n}.
@@ -47,7 +50,8 @@ function S = attn_score (m, data, varargin)
     print_usage ();
   endif
   check_model (m, "attn_score");
-  o = get_options ("attn_score", struct ("batch_size", 64, "max_len", Inf), varargin);
+  o = parse_options ("attn_score", {"batch_size", 64, "integer [1, Inf)";
+                                    "max_len", Inf, "integer [0, Inf]"}, varargin);
   if (iscell (data) && columns (data) == 2)
     data = struct ("source", {data(:,1)}, "target", {data(:,2)});
   elseif (! (isstruct (data) && all (isfield (data, {"source", "target"}))
@@ -69,7 +73,8 @@ function S = attn_score (m, data, varargin)
   for first = 1:o.batch_size:N
     k = first:min (first + o.batch_size - 1, N);
     batch = attn_batch (m, src(k), tgt(k));
-    [~, best] = max (attn_forward (m, batch).probs, [], 2);
+    check_lengths (m, batch, "attn_score");
+    [~, best] = max (model_forward (m, batch).probs, [], 2);
     best = reshape (best, size (batch.labels));
     ok = (best == batch.labels) & batch.tgt_allow;
     hits += nnz (ok);
@@ -81,17 +86,35 @@ function S = attn_score (m, data, varargin)
   S.token_accuracy = hits / max (count, 1);
 
   S.predictions = cell (N, 1);
-  for i = 1:N
-    switch (kind)
-      case {"encoder-decoder", "pooled"}
-        S.predictions{i} = attn_greedy (m, src{i}, "max_len", o.max_len);
-      case "decoder-only"
-        want = numel (strsplit (strtrim (tgt{i}), " "));
-        S.predictions{i} = attn_continue (m, src{i}, "max_len", want + 1);
-      case "encoder"
-        S.predictions{i} = strjoin (m.tgt_vocab.words(argmax{i}), " ");
-    endswitch
-  endfor
+  greedy = struct ("max_len", o.max_len, "cache", true, "method", "greedy");
+  unknown = "attention:unknown-word";         # one warning for the whole set
+  was = warning ("query", unknown);
+  warning ("off", unknown);
+  unwind_protect
+    for i = 1:N
+      switch (kind)
+        case {"encoder-decoder", "pooled"}           # attn_greedy
+          S.predictions{i} = decode_run (m, src{i}, [], greedy, "attn_score");
+        case "decoder-only"                          # attn_continue
+          greedy.max_len = numel (strsplit (strtrim (tgt{i}), " ")) + 1;
+          S.predictions{i} = decode_run (m, [], src{i}, greedy, "attn_score");
+        case "encoder"
+          S.predictions{i} = strjoin (m.tgt_vocab.words(argmax{i}), " ");
+      endswitch
+    endfor
+  unwind_protect_cleanup
+    warning (was.state, unknown);
+  end_unwind_protect
+  v = m.tgt_vocab;
+  if (! strcmp (kind, "decoder-only"))
+    v = m.src_vocab;
+  endif
+  words = regexp (strjoin (src', " "), '\S+', "match");
+  missing = unique (words(! ismember (words, v.words)));
+  if (! isempty (missing))
+    warning (unknown, "attn_score: source words not in the vocabulary, read as <unk>: %s",
+             strjoin (missing, ", "));
+  endif
   S.correct = strcmp (S.predictions, strtrim (tgt));
   S.exact = mean (S.correct);
   S.source_length = cellfun (@(s) numel (strsplit (strtrim (s), " ")), src);
@@ -137,4 +160,5 @@ endfunction
 %! assert (S.token_accuracy, (4 + sum (best == 1)) / 8, 1e-15);
 
 %!error <DATA must be a struct> attn_score (m, {"a"})
+%!error <attn_score: .*must fit the position table> attn_score (m, {repmat("delhi ", 1, rows (m.src_pos)), "a"})
 %!error <unknown option> attn_score (m, {"a", "b"}, "beam", 2)
