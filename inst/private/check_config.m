@@ -6,6 +6,14 @@ function check_config (config, caller)
   if (! isstruct (config) || ! isscalar (config))
     error ("attention:config", "%s: CONFIG must be a scalar struct, got %s", caller, class (config));
   endif
+  known = {"family", "d", "heads", "dk", "dv", "d_ff", "norm", "positions", "max_len", ...
+           "encoder_layers", "decoder_layers", "seed", "readout", "head", "d_hidden", ...
+           "src_vocab", "tgt_vocab"};
+  unknown = setdiff (fieldnames (config), known);
+  if (! isempty (unknown))
+    error ("attention:config", "%s: unknown CONFIG field \"%s\" (known: %s)", caller,
+           unknown{1}, strjoin (known, ", "));
+  endif
   sets = {"family", {"encoder-decoder", "decoder-only", "encoder-token", "encoder-sentence", ...
                      "pooled-add", "pooled-concat", "pooled-prefix"};
           "norm", {"post", "pre", "none"};
