@@ -33,7 +33,7 @@ function [meta, info, start] = safetensors_header (fid, bytes, where)
   if (header(1) != "{")
     error ("attention:file", "%s: the header must be a JSON object, starting with '{'", where);
   endif
-  h = file_json_decode (regexprep (header, ' +$', ''), "the header", where);
+  h = file_json_decode (header(1:find (header != " ", 1, "last")), "the header", where);
   start = 8 + N;
   meta = struct ();
   names = fieldnames (h);
