@@ -20,7 +20,7 @@ function txt = file_meta_json (s, what, caller)
     elseif (isa (x, "double") && isreal (x) && isscalar (x) && x == fix (x) && abs (x) <= flintmax ())
       v = sprintf ("%d", x);
     elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("rows", x) == 1 | cellfun ("isempty", x)))))
-      v = ["[" strjoin(cellfun (@(w) jsonencode (w(:)'), x, "UniformOutput", false), ",") "]"];
+      v = jsonencode (x);                # a list of strings (["a"] for one)
     else
       error ("attention:type",
              "%s: %s.%s must be text, a logical, an integer or a row of text to be saved, got %s",

@@ -55,8 +55,8 @@ endfunction
 
 function e = entry (x, name, where)
   what = sprintf ("%s: array \"%s\"", where, name);
-  if (! isstruct (x) || ! isscalar (x)
-      || ! isempty (setxor (fieldnames (x), {"dtype", "shape", "data_offsets"})))
+  if (! isstruct (x) || ! isscalar (x) || numfields (x) != 3
+      || ! all (isfield (x, {"dtype", "shape", "data_offsets"})))
     error ("attention:file", "%s must have exactly the fields dtype, shape and data_offsets", what);
   endif
   if (! ischar (x.dtype) || ! strcmp (x.dtype, "F64"))
