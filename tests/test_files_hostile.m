@@ -210,7 +210,7 @@
 %! refused (f, marker, "NUL");
 %! e = entries;
 %! write_file (f, strrep (h, sprintf ("\"shape\":[%d,%d]", e(1).shape), "\"shape\":[NaN,3]"), data);
-%! refused (f, marker, "shape must be a list of non-negative integers");
+%! refused (f, marker, "array \"src_embed\" has a shape that is no list of at most 8 non-negative integers");
 %! write_file (f, header_of (meta, [entries; entries(1)]), data);
 %! refused (f, marker, "names \"src_embed\" twice");
 %! write_file (f, strrep (h, "{\"format\"", "{\"config\":\"{}\",\"format\""), data);

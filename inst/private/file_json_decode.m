@@ -11,15 +11,17 @@ function v = file_json_decode (text, what, where)
   endif
   [s, e] = string_spans (text);
   n = numel (text);
-  inside = cumsum (accumarray ([s(:); e(:)+1], [ones(numel (s), 1); -ones(numel (e), 1)], [n+1, 1]))';
-  inside = inside(1:n) > 0;
+  edge = zeros (1, n + 1);
+  edge(s) += 1;
+  edge(e + 1) -= 1;
+  inside = logical (cumsum (edge)(1:n));
   step = (text == "{" | text == "[") - (text == "}" | text == "]");
   step(inside) = 0;
   depth = cumsum (step);
   if (any (depth > 8))
     error ("attention:file", "%s: %s is nested more than 8 levels deep", where, what);
   endif
-  if (! isempty (regexp (text, '(?<!\\)(\\\\)*\\u0000', "once")))
+  if (nul_escape (text))
     error ("attention:file", "%s: %s holds a NUL character (\\u0000)", where, what);
   endif
   try
@@ -31,14 +33,31 @@ function v = file_json_decode (text, what, where)
   duplicate_keys (text, s, e, inside, depth, what, where);
 endfunction
 
+## true if text holds the escape \u0000 (its backslash not itself escaped)
+function yes = nul_escape (text)
+  at = strfind (text, '\u0000');
+  yes = any (mod (backslashes (text, at), 2) == 1);
+endfunction
+
+## the length of the run of backslashes that ends at each index at (0 where
+## text(at) is no backslash)
+function run = backslashes (text, at)
+  b = find (text == '\');
+  run = zeros (size (at));
+  if (isempty (b))
+    return;
+  endif
+  start = b([true, diff(b) > 1]);        # first index of each run
+  k = lookup (start, at);
+  in = k > 0 & ismember (at, b);
+  run(in) = at(in) - start(k(in)) + 1;
+endfunction
+
 ## the first and last index of every JSON string: quotes not escaped by an
 ## odd run of backslashes, taken in pairs
 function [s, e] = string_spans (text)
   q = find (text == '"');
-  plain = cummax ((1:numel (text)) .* (text != '\'));   # last index that is no backslash
-  run = (q - 1) - plain(max (q - 1, 1));
-  run(q == 1) = 0;
-  q = q(mod (run, 2) == 0);
+  q = q(mod (backslashes (text, q - 1 + (q == 1)) .* (q > 1), 2) == 0);
   q = q(1:2*floor (numel (q) / 2));
   s = q(1:2:end);
   e = q(2:2:end);
@@ -47,10 +66,16 @@ endfunction
 ## error if a key appears twice in one object: a key is a string followed
 ## by ':'; its object is the last '{' opened at its depth before it
 function duplicate_keys (text, s, e, inside, depth, what, where)
-  solid = find (! isspace (text));
-  after = lookup (solid, e) + 1;
-  iskey = after <= numel (solid);
-  iskey(iskey) = text(solid(after(iskey))) == ":";
+  next = min (e + 1, numel (text));       # the first character after each string that is no blank
+  for k = 1:4
+    blank = isspace (text(next)) & next < numel (text);
+    next(blank) += 1;
+  endfor
+  if (any (isspace (text(next))))
+    solid = find (! isspace (text));
+    next = solid(min (lookup (solid, e) + 1, numel (solid)));
+  endif
+  iskey = text(next) == ":" & next > e;
   s = s(iskey);
   e = e(iskey);
   if (numel (s) < 2)
@@ -63,22 +88,21 @@ function duplicate_keys (text, s, e, inside, depth, what, where)
     at = depth(s) == k;
     owner(at) = o(lookup (o, s(at)));
   endfor
-  keys = arrayfun (@(a, b) key_text (text(a:b)), s, e, "UniformOutput", false);
-  tagged = cellfun (@(o, k) sprintf ("%d:%s", o, k), num2cell (owner), keys,
-                    "UniformOutput", false);
-  [~, first] = unique (tagged, "first");
+  len = e - s - 1;                       # the keys' texts, all at once
+  at = repelem (s + 1, len) + (1:sum (len)) - repelem (cumsum ([0, len(1:end-1)]), len) - 1;
+  keys = mat2cell (text(at), 1, len);
+  escaped = find (accumarray (repelem (1:numel (len), len)', text(at)' == '\', [numel(len), 1])');
+  for i = escaped
+    keys{i} = jsondecode (text(s(i):e(i)));
+  endfor
+  [~, ~, which] = unique (keys);
+  [~, first] = unique ([owner(:), which(:)], "rows", "first");
   if (numel (first) < numel (keys))
     twice = setdiff (1:numel (keys), first);
     error ("attention:file", "%s: %s names \"%s\" twice", where, what, keys{twice(1)});
   endif
 endfunction
 
-function k = key_text (token)
-  k = token(2:end-1);
-  if (any (k == '\'))
-    k = jsondecode (token);
-  endif
-endfunction
 
 %!test
 %! v = file_json_decode ('{"a.b": {"x": [1, 2]}, "c": "q\"}"}', "the header", "here");
