@@ -99,3 +99,34 @@ function h = header_text (names, arrays, meta)
   endfor
   h = ["{" strjoin(parts, ",") "}"];
 endfunction
+
+%!test
+%! ## any named arrays and text metadata (a checkpoint's model, optimiser
+%! ## state, step and data order) come back exactly, N-D arrays included
+%! f = tempname ();
+%! names = {"model.W", "adam.m.W", "step", "order", "cube", "empty"};
+%! arrays = {randn(3, 4), -realmin * ones(3, 4), 17, randperm(9), randn(2, 3, 4), zeros(0, 5)};
+%! meta = {"format", "attention-checkpoint 1"; "note", "caf\xC3\xA9 \"quoted\""};
+%! safetensors_write (f, names, arrays, meta, "test");
+%! [fid, n] = safetensors_open (f, "test");
+%! [got_meta, info, start] = safetensors_header (fid, n, "here");
+%! got = safetensors_data (fid, info, start, "here");
+%! fclose (fid);
+%! delete (f);
+%! assert ({info.name}, names);
+%! assert (isequal (got, arrays));
+%! assert (got_meta, cell2struct (meta(:,2), meta(:,1), 1));
+%! assert (mod (start, 8), 0);
+
+%!test
+%! ## the bytes of a 2×3 matrix are its rows, little-endian
+%! f = tempname ();
+%! safetensors_write (f, {"A"}, {[1 2 3; 4 5 6]}, cell (0, 2), "test");
+%! fid = fopen (f, "r");
+%! N = fread (fid, 1, "uint64", 0, "ieee-le");
+%! header = fread (fid, N, "uint8=>char")';
+%! x = fread (fid, Inf, "double", 0, "ieee-le")';
+%! fclose (fid);
+%! delete (f);
+%! assert (deblank (header), '{"__metadata__":{},"A":{"dtype":"F64","shape":[2,3],"data_offsets":[0,48]}}');
+%! assert (x, [1 2 3 4 5 6]);
