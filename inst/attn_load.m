@@ -100,7 +100,7 @@ function [m, parts] = model_meta (meta, count, where)
   m.src_vocab = file_meta_struct (meta.src_vocab, "src_vocab", where);
   m.tgt_vocab = file_meta_struct (meta.tgt_vocab, "tgt_vocab", where);
   try
-    parts = model_file_plan (m.config, m.src_vocab, m.tgt_vocab, "attn_load", count);
+    [parts, m.config] = model_file_plan (m.config, m.src_vocab, m.tgt_vocab, "attn_load", count);
   catch err
     error ("attention:file", "%s holds a damaged model: %s", where,
            regexprep (err.message, '^attn_load: ', ''));

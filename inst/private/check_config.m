@@ -1,8 +1,8 @@
-## check_config (config, caller): error unless config (a model's config,
-## with its vocabularies in src_vocab and tgt_vocab) holds values a model
-## can have: attention:config naming the field, what it allows and what it
-## holds.
-function check_config (config, caller)
+## c = check_config (config, caller): config (a model's config, with its
+## vocabularies in src_vocab and tgt_vocab), after checking that it holds
+## values a model can have: attention:config naming the field, what it
+## allows and what it holds.
+function c = check_config (config, caller)
   if (! isstruct (config) || ! isscalar (config))
     error ("attention:config", "%s: CONFIG must be a scalar struct, got %s", caller, class (config));
   endif
@@ -48,6 +48,7 @@ function check_config (config, caller)
       check_vocab (config.(name{1}), caller);
     endif
   endfor
+  c = config;
 endfunction
 
 function s = given (config, name)

@@ -1,12 +1,13 @@
-## parts = model_file_plan (config, src_vocab, tgt_vocab, caller, most): the
-## arrays (model_schema) of the model a file holds or will hold, after
-## checking the config (check_config) and the vocabularies: each a struct of
+## [parts, config] = model_file_plan (config, src_vocab, tgt_vocab, caller,
+## most): the arrays (model_schema) of the model a file holds or will hold,
+## and its config as check_config returns it (without the vocabularies),
+## after checking the config and the vocabularies: each a struct of
 ## exactly words (a row of distinct text), pad, unk, bos, eos (integer ids
 ## in 0..numel (words), 0 = absent, distinct unless 0).  most: how many
 ## arrays the model may have (the file's count), checked before the schema
 ## is built, so that absurd layer counts cost nothing.  Errors:
 ## attention:config, attention:vocab.
-function parts = model_file_plan (config, src_vocab, tgt_vocab, caller, most)
+function [parts, config] = model_file_plan (config, src_vocab, tgt_vocab, caller, most)
   check_vocab_ids (src_vocab, "src_vocab", caller);
   check_vocab_ids (tgt_vocab, "tgt_vocab", caller);
   c = config;
@@ -19,8 +20,9 @@ function parts = model_file_plan (config, src_vocab, tgt_vocab, caller, most)
              caller, name{1}, disp_arg (c.(name{1})), most);
     endif
   endfor
-  check_config (c, caller);
+  c = check_config (c, caller);
   parts = model_schema (c);
+  config = rmfield (c, {"src_vocab", "tgt_vocab"});
 endfunction
 
 function check_vocab_ids (v, name, caller)
