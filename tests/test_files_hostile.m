@@ -271,7 +271,7 @@
 %!          "heads", 1.5, "CONFIG.heads must be an integer";
 %!          "d", 4, "is 5×3, a encoder-decoder model with this config has 5×4";
 %!          "encoder_layers", 1e9, "CONFIG.encoder_layers is 1e\\+09, more than";
-%!          "family", "decoder-only", "which a decoder-only model with this config has not"};
+%!          "family", "decoder-only", "which a decoder-only model with this config has not|must be 0 for the decoder-only family"};
 %! for i = 1:rows (cases)
 %!   w = c;
 %!   w.(cases{i,1}) = cases{i,2};
