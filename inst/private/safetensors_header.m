@@ -8,7 +8,8 @@
 ## gives 1×n) and offsets (1×2, bytes from start).  start: the first data
 ## byte's offset in the file.
 ##
-## Checked: the length field (at most safetensors_limit () bytes, within the file), the JSON
+## Checked: the length field (at most safetensors_limit () bytes, within
+## the file), the JSON
 ## (see file_json_decode), every entry's fields (dtype "F64", shape and
 ## data_offsets of non-negative integers), that each entry's bytes are its
 ## shape's, and that the entries fill the data bytes exactly: no overlap, no
