@@ -24,13 +24,18 @@
 %!  assert (sort (got), sort (names));
 %!endfunction
 
+## the addpath command that gives a child the package this test runs
+%!function cmd = package_path ()
+%!  cmd = sprintf ("addpath ('%s', '%s');", fileparts (which ("attn_self")),
+%!                 fileparts (which ("attn_save")));
+%!endfunction
+
 ## run code in a child octave-cli (with the package on the path) under the
 ## shell prefix pre; its output
 %!function out = child (pre, code)
 %!  script = [tempname() ".m"];
 %!  fid = fopen (script, "w");
-%!  fprintf (fid, "addpath ('%s', '%s');\n%s\n", fullfile (pwd (), "..", "src"),
-%!           fullfile (pwd (), "..", "inst"), code);
+%!  fprintf (fid, "%s\n%s\n", package_path (), code);
 %!  fclose (fid);
 %!  [~, out] = system (sprintf ("%s OMP_NUM_THREADS=1 octave-cli --no-history --no-gui %s 2>&1",
 %!                              pre, script));
@@ -83,7 +88,7 @@
 %! before = read_bytes (f);
 %! script = [tempname() ".m"];
 %! fid = fopen (script, "w");
-%! fprintf (fid, "addpath ('%s', '%s');\n", fullfile (pwd (), "..", "src"), fullfile (pwd (), "..", "inst"));
+%! fprintf (fid, "%s\n", package_path ());
 %! fprintf (fid, "m = attn_toy ('river'); m.src_pos = randn (1e6, 3); m.tgt_pos = randn (1e6, 3);\n");
 %! fprintf (fid, "m.config.max_len = 1e6; fclose (fopen ('%s.ready', 'w'));\n", script);
 %! fprintf (fid, "for i = 1:20, attn_save (m, '%s'); end\n", f);
