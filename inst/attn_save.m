@@ -1,25 +1,43 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {} attn_save (@var{m}, @var{file})
-## Save a model to a file in Octave's text format, with a checksum.
+## Save a model to a safetensors file: data only, bit for bit, atomically.
 ##
-## The file is one that Octave's @code{load} reads, holding three variables
-## in this order: @code{attention_format} (the string
-## @qcode{"attention-model 1"}), @code{attention_model} (the model struct,
-## every double written with 17 significant digits, so that it reads back
-## bit for bit) and, last, @code{attention_checksum}: the SHA-256 of every
-## byte of the file before the checksum's own block, in lowercase hex, as
-## @code{hash ("sha256", @dots{})} gives it.  @code{attn_load} checks that
-## sum, so a file cut short or altered is an error, never a different model.
+## The file is in the safetensors format that PyTorch and other tools read:
+## 8 bytes (a little-endian integer N), N bytes of JSON text (the header),
+## then every array's numbers as little-endian doubles.  The header names
+## each array of the model by its place in the struct
+## (@qcode{"src_embed"}, @qcode{"decoder.1.cross.W_Q"},
+## @qcode{"encoder.1.self.heads"}, in the model's order) with its
+## @code{"dtype"} (@qcode{"F64"}), @code{"shape"} (the size in Octave) and
+## @code{"data_offsets"} (its first and past-the-end byte, counted from the
+## end of the header); the arrays are stored row by row (C order), so that
+## @code{W_Q} read in Python is the same matrix.  The header's
+## @code{"__metadata__"} holds text only: @code{"format"}
+## (@qcode{"attention-model 1"}) and @code{"config"}, @code{"src_vocab"},
+## @code{"tgt_vocab"}, each a JSON object (words as a list of text, ids and
+## config numbers as integers).  The header is padded with spaces so that
+## the data start at a multiple of 8 bytes.
 ##
-## A model holds plain data only (numbers, logicals, strings, cells,
-## structs); one with a function handle or an object in it is an
-## @code{attention:type} error and no file is left behind.  A file that
-## cannot be written is an @code{attention:file} error.
+## The model must be what the package builds (@code{attn_model},
+## @code{attn_family}, @code{attn_toy}, @code{attn_train}): its config and
+## vocabularies valid and every array the one its family and config ask
+## for, of that size, real and finite.  Anything else is refused before
+## the file is touched: @code{attention:model} (a missing or extra field,
+## a wrong shape), @code{attention:type} (a value a file cannot hold, such
+## as a function handle in @code{config}), @code{attention:config},
+## @code{attention:vocab}, @code{attention:nonfinite} (NaN or Inf weights).
+##
+## Saving is atomic: the bytes go to a new file in @var{file}'s folder,
+## every write and the close are checked, and only then is that file
+## renamed over @var{file}.  On any failure (a full disk, an interrupt) the
+## new file is deleted and @var{file} is as it was.  A @var{file} that
+## exists and is not a regular file (a folder, @file{/dev/full}) is
+## refused at once.  Errors about the file are @code{attention:file}.
 ##
 ## @example
 ## @group
 ## m = attn_toy ("blackcat");
-## f = [tempname() ".txt"];
+## f = [tempname() ".safetensors"];
 ## attn_save (m, f);
 ## isequal (attn_load (f), m)
 ##   @result{} ans = 1
@@ -34,73 +52,61 @@ function attn_save (m, file)
     print_usage ();
   endif
   check_model (m, "attn_save");
-  if (! ischar (file) || rows (file) != 1)
+  if (! ischar (file) || rows (file) != 1 || isempty (file))
     error ("attention:type", "attn_save: FILE must be a file name, got %s", disp_arg (file));
   endif
-  s.attention_format = "attention-model 1";
-  s.attention_model = m;
-  old = save_precision ();
-  save_precision (17);
-  unwind_protect
-    try
-      save ("-text", file, "-struct", "s");
-    catch err
-      error ("attention:file", "attn_save: cannot write \"%s\": %s", file, err.message);
-    end_try_catch
-  unwind_protect_cleanup
-    save_precision (old);
-  end_unwind_protect
-  body = fileread (file);
-  type = model_file_foreign_type (body);
-  if (! isempty (type))
-    delete (file);
-    error ("attention:type",
-           "attn_save: M must hold plain data only (numbers, logicals, strings, cells, structs), got a value of type \"%s\"",
-           type);
+  if (any (file == "\0"))
+    error ("attention:file", "attn_save: FILE holds a NUL byte, which no file name can hold");
   endif
-  block = model_file_checksum (body);
-  fid = fopen (file, "a");
-  written = 0;
-  if (fid >= 0)
-    written = fwrite (fid, block);
-    fclose (fid);
-  endif
-  if (written != numel (block))
-    error ("attention:file", "attn_save: cannot append the checksum to \"%s\"", file);
-  endif
+  [names, arrays, meta] = model_file_parts (m, "attn_save");
+  safetensors_write (file, names, arrays, meta, "attn_save");
 endfunction
 
 %!error id=attention:model attn_save (struct (), tempname ())
 %!error id=attention:type attn_save (attn_toy ("blackcat"), 3)
 %!error id=attention:file attn_save (attn_toy ("blackcat"), fullfile (tempname (), "x"))
+%!error <exists and is not a regular file> attn_save (attn_toy ("blackcat"), "/dev/full")
+%!error <exists and is not a regular file> attn_save (attn_toy ("blackcat"), tempdir ())
+%!error <NUL byte> attn_save (attn_toy ("blackcat"), [tempname() "\0x"])
 
 %!test
-%! ## the layout the help promises: a plain Octave text file whose last
-%! ## block is the SHA-256 of the bytes before it
+%! ## the layout the help promises, read here byte by byte
+%! m = attn_toy ("river");
+%! f = tempname ();
+%! attn_save (m, f);
+%! fid = fopen (f, "r");
+%! bytes = fread (fid, Inf, "uint8=>double")';
+%! fclose (fid);
+%! delete (f);
+%! N = bytes(1:8) * 256 .^ (0:7)';
+%! assert (mod (8 + N, 8), 0);
+%! h = jsondecode (char (bytes(9:8+N)), "makeValidName", false);
+%! assert (h.("__metadata__").format, "attention-model 1");
+%! e = h.("decoder.1.cross.W_Q");
+%! assert (e.dtype, "F64");
+%! assert (e.shape', size (m.decoder(1).cross.W_Q));
+%! ## row-major little-endian doubles from data_offsets(1)
+%! raw = uint8 (bytes(9+N+e.data_offsets(1):8+N+e.data_offsets(2)));
+%! W = reshape (typecast (raw, "double"), e.shape(2), e.shape(1))';
+%! assert (W, m.decoder(1).cross.W_Q);       # exact
+%! c = jsondecode (h.("__metadata__").config);
+%! assert (c.d, m.config.d);
+%! v = jsondecode (h.("__metadata__").src_vocab);
+%! assert (v.words', m.src_vocab.words);
+
+%!test
+%! ## a function handle in the model: refused, the old file untouched
 %! m = attn_toy ("blackcat");
 %! f = tempname ();
 %! attn_save (m, f);
-%! txt = fileread (f);
-%! k = strfind (txt, "# name: attention_checksum\n");
-%! assert (numel (k), 1);
-%! assert (txt(k:end), sprintf ("# name: attention_checksum\n# type: string\n# elements: 1\n# length: 64\n%s\n\n\n",
-%!                              hash ("sha256", txt(1:k-1))));
-%! s = load ("-text", f);
-%! assert (fieldnames (s), {"attention_format"; "attention_model"; "attention_checksum"});
-%! assert (s.attention_format, "attention-model 1");
-%! assert (isequal (s.attention_model, m));
-%! delete (f);
-
-%!test
-%! ## a function handle in the model: refused, no file left
-%! m = attn_toy ("blackcat");
-%! m.hook = @() 1;                           # beside the schema's arrays
-%! f = tempname ();
+%! before = fileread (f);
+%! m.config.hook = @() 1;
 %! try
 %!   attn_save (m, f);
 %!   error ("no error");
 %! catch err
-%!   assert (err.identifier, "attention:type");
-%!   assert (! isempty (strfind (err.message, "type \"function handle\"")));
+%!   assert (any (strcmp (err.identifier, {"attention:type", "attention:model", "attention:config"})));
+%!   assert (! isempty (strfind (err.message, "hook")));
 %! end_try_catch
-%! assert (! exist (f, "file"));
+%! assert (strcmp (fileread (f), before));
+%! delete (f);

@@ -1,0 +1,303 @@
+## Hostile and damaged model files: every one is refused by attn_load with
+## an attention:file error that says what is wrong, in under a second, and
+## no code in it runs (a marker file that the hidden code would create is
+## checked after every load).  Files are crafted here byte by byte from a
+## model attn_save wrote: its header parsed with jsondecode, changed and
+## printed again.
+
+## the metadata (N×2 cell), entries (name, dtype, shape, offsets) and data
+## bytes of a safetensors file
+%!function [meta, entries, data] = parse_file (f)
+%!  fid = fopen (f, "r");
+%!  N = fread (fid, 1, "uint64", 0, "ieee-le");
+%!  h = jsondecode (fread (fid, N, "uint8=>char")', "makeValidName", false);
+%!  data = fread (fid, Inf, "uint8=>uint8");
+%!  fclose (fid);
+%!  md = h.("__metadata__");
+%!  meta = [fieldnames(md), struct2cell(md)];
+%!  names = fieldnames (h);
+%!  names(strcmp (names, "__metadata__")) = [];
+%!  entries = struct ("name", names, "dtype", "F64", "shape", [], "offsets", []);
+%!  for i = 1:numel (names)
+%!    entries(i).shape = h.(names{i}).shape';
+%!    entries(i).offsets = h.(names{i}).data_offsets';
+%!  endfor
+%!endfunction
+
+## the header text of meta and entries (numbers printed with %.17g)
+%!function h = header_of (meta, entries)
+%!  items = cellfun (@(k, v) [jsonencode(k) ":" jsonencode(v)], meta(:,1), meta(:,2),
+%!                   "UniformOutput", false);
+%!  parts = {["\"__metadata__\":{" strjoin(items', ",") "}"]};
+%!  for e = entries(:)'
+%!    list = @(x) strjoin (arrayfun (@(v) sprintf ("%.17g", v), x, "UniformOutput", false), ",");
+%!    parts{end+1} = sprintf ("%s:{\"dtype\":%s,\"shape\":[%s],\"data_offsets\":[%s]}",
+%!                            jsonencode (e.name), jsonencode (e.dtype), list (e.shape), list (e.offsets));
+%!  endfor
+%!  h = ["{" strjoin(parts, ",") "}"];
+%!endfunction
+
+## write a safetensors file: 8-byte length N (given, or that of header)
+%!function write_file (f, header, data, N)
+%!  if (nargin < 4)
+%!    N = numel (header);
+%!  endif
+%!  fid = fopen (f, "w");
+%!  fwrite (fid, N, "uint64", 0, "ieee-le");
+%!  fwrite (fid, header, "uchar");
+%!  fwrite (fid, data, "uint8");
+%!  fclose (fid);
+%!endfunction
+
+## attn_load (f) must fail with attention:file matching pattern, in under
+## a second, with no code run
+%!function refused (f, marker, pattern)
+%!  tic;
+%!  try
+%!    attn_load (f);
+%!    error ("test:loaded", "attn_load accepted a file that should be refused (%s)", pattern);
+%!  catch err
+%!    t = toc;
+%!    if (! strcmp (err.identifier, "attention:file"))
+%!      error ("%s: %s", err.identifier, err.message);
+%!    endif
+%!    assert (! isempty (regexp (err.message, pattern, "once")),
+%!            sprintf ("message \"%s\" does not match \"%s\"", err.message, pattern));
+%!  end_try_catch
+%!  assert (t < 1, sprintf ("refused after %.2f s", t));
+%!  assert (! exist (marker, "file"), "code in the file ran");
+%!endfunction
+
+## the metadata with key set to value
+%!function meta = with (meta, key, value)
+%!  meta{strcmp (meta(:,1), key), 2} = value;
+%!endfunction
+
+## code that, if ever evaluated, leaves the marker
+%!function c = code (marker)
+%!  c = sprintf ("system ('touch %s')", marker);
+%!endfunction
+
+%!shared m, f, marker, meta, entries, data
+%! m = attn_toy ("river");
+%! f = [tempname() ".safetensors"];
+%! marker = [tempname() "_code_ran"];
+%! attn_save (m, f);
+%! [meta, entries, data] = parse_file (f);
+
+%!test
+%! ## the crafting helpers reproduce a file attn_load accepts
+%! g = [f ".copy"];
+%! write_file (g, header_of (meta, entries), data);
+%! assert (isequal (attn_load (g), m));
+%! ## a header padded with spaces, metadata last, arrays in another order
+%! h = header_of (meta, entries(end:-1:1));
+%! k = strfind (h, ",\"src_embed\"");
+%! write_file (g, [h repmat(" ", 1, 13)], data);
+%! assert (isequal (attn_load (g), m));
+%! delete (g);
+
+%!test
+%! ## Octave text files (function handles, every spelling of the type line)
+%! ## renamed to .safetensors: refused before anything is read as Octave data
+%! s.hook = eval (["@() " code(marker)]);
+%! s.x = 1;
+%! save ("-text", f, "-struct", "s");
+%! refused (f, marker, "Octave's text format");
+%! txt = fileread (f);
+%! for spelling = {"#-type: function handle", "#\vtype: function handle", "%type: function handle"}
+%!   t = regexprep (txt, '# type: function handle', spelling{1});
+%!   fid = fopen (f, "w");  fwrite (fid, t(20:end));  fclose (fid);   # without the first line
+%!   refused (f, marker, "header of .* bytes");
+%! endfor
+%! save ("-binary", f, "-struct", "s");
+%! refused (f, marker, "Octave's binary format");
+%! save ("-text", "-zip", f, "-struct", "s");
+%! refused (f, marker, "gzip");
+
+%!test
+%! ## the earlier model file format: refused, with how to convert it
+%! attention_format = "attention-model 1";
+%! attention_model = m;
+%! attention_model.config.hook = eval (["@() " code(marker)]);
+%! save ("-text", f, "attention_format", "attention_model");
+%! refused (f, marker, "earlier text format.*convert it once.*Never do this with a file from someone else");
+
+%!test
+%! ## metadata that looks like code: refused where it is no allowed value,
+%! ## plain text where it is (a word), never run
+%! c = jsondecode (meta{strcmp (meta(:,1), "config"), 2});
+%! bad = c;  bad.family = code (marker);
+%! write_file (f, header_of (with (meta, "config", jsonencode (bad)), entries), data);
+%! refused (f, marker, "CONFIG.family must be one of");
+%! bad = c;  bad.hook = ["@() " code(marker)];
+%! write_file (f, header_of (with (meta, "config", jsonencode (bad)), entries), data);
+%! refused (f, marker, "unknown CONFIG field \"hook\"");
+%! write_file (f, header_of ([meta; {"__init__", code(marker)}], entries), data);
+%! refused (f, marker, "__metadata__ must hold exactly");
+%! write_file (f, header_of (with (meta, "format", code (marker)), entries), data);
+%! refused (f, marker, "no format \"attention-model 1\"");
+%! v = jsondecode (meta{strcmp (meta(:,1), "src_vocab"), 2});
+%! v.words{2} = code (marker);
+%! v.words{3} = "#type: function handle";
+%! write_file (f, header_of (with (meta, "src_vocab", jsonencode (v)), entries), data);
+%! got = attn_load (f);
+%! assert (got.src_vocab.words{2}, code (marker));
+%! assert (! exist (marker, "file"));
+
+%!test
+%! ## declared sizes: a 6 KB file declaring a 25000×25000 array, absurd
+%! ## header lengths, offsets beyond the file
+%! e = entries;
+%! e(1).shape = [25000 25000];
+%! e(1).offsets = [0 8 * 25000^2];
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "overlap|belong to no array|cut short");
+%! e = entries;
+%! e(1).shape = [25000 25000];
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "shape \\[25000, 25000\\] needs 5000000000 bytes");
+%! e = entries;
+%! e(end).offsets(2) += 8e9;
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "b_vocab");
+%! for N = [2^40, 2^63, 1e19]
+%!   write_file (f, header_of (meta, entries), data, N);
+%!   refused (f, marker, "declare a header of");
+%! endfor
+%! h = header_of (meta, entries);
+%! write_file (f, h, data, numel (h) + numel (data) + 1);
+%! refused (f, marker, "declare a header of");
+%! e = entries;
+%! e(3).shape = [1e300 1e300];
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "shape|data_offsets");
+
+%!test
+%! ## offsets that overlap, leave a gap or leave bytes over; a missing array
+%! e = entries;
+%! q = strcmp ({e.name}, "encoder.1.self.W_Q");
+%! e(strcmp ({e.name}, "encoder.1.self.W_K")).offsets = e(q).offsets;
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "arrays \"encoder.1.self.W_[QK]\" and \"encoder.1.self.W_[QK]\" overlap");
+%! e = entries([1, 3:end]);
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "belong to no array");
+%! write_file (f, header_of (meta, entries), [data; zeros(8, 1, "uint8")]);
+%! refused (f, marker, "8 bytes after the last array");
+%! write_file (f, header_of (meta, entries), data(1:end-8));
+%! refused (f, marker, "cut short");
+%! e = entries(1:end-1);
+%! write_file (f, header_of (meta, e), data(1:e(end).offsets(2)));
+%! refused (f, marker, "has an array \"b_vocab\"; the file has none");
+%! e = entries;
+%! e(end).name = "b_extra";
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "the file has an array \"b_extra\"|has an array \"b_vocab\"");
+
+%!test
+%! ## text that is no JSON, no UTF-8, too deep, with NUL or NaN, keys twice
+%! h = header_of (meta, entries);
+%! write_file (f, h(1:end-1), data);
+%! refused (f, marker, "not valid JSON");
+%! write_file (f, strrep (h, "river", "riv\xFF\xFEr"), data);
+%! refused (f, marker, "not UTF-8");
+%! write_file (f, [repmat("[", 1, 1e5) repmat("]", 1, 1e5)], data);
+%! refused (f, marker, "JSON object");
+%! write_file (f, ["{\"x\":" repmat("[", 1, 1e5) repmat("]", 1, 1e5) "}"], data);
+%! refused (f, marker, "nested more than 8 levels");
+%! write_file (f, strrep (h, "\"src_embed\"", "\"src_embed\\u0000x\""), data);
+%! refused (f, marker, "NUL");
+%! e = entries;
+%! write_file (f, strrep (h, sprintf ("\"shape\":[%d,%d]", e(1).shape), "\"shape\":[NaN,3]"), data);
+%! refused (f, marker, "array \"src_embed\" has a shape that is no list of at most 8 non-negative integers");
+%! write_file (f, header_of (meta, [entries; entries(1)]), data);
+%! refused (f, marker, "names \"src_embed\" twice");
+%! write_file (f, strrep (h, "{\"format\"", "{\"config\":\"{}\",\"format\""), data);
+%! refused (f, marker, "names \"config\" twice");
+%! c = meta{strcmp (meta(:,1), "config"), 2};
+%! write_file (f, header_of (with (meta, "config", ["{\"d\":3," c(2:end)]), entries), data);
+%! refused (f, marker, "the config names \"d\" twice");
+
+%!test
+%! ## dtypes other than F64, fields missing or extra
+%! for dtype = {"F32", "I64", "BF16", "F64 "}
+%!   e = entries;
+%!   e(2).dtype = dtype{1};
+%!   write_file (f, header_of (meta, e), data);
+%!   refused (f, marker, "only F64");
+%! endfor
+%! h = header_of (meta, entries);
+%! write_file (f, regexprep (h, ',"data_offsets":\[0,', ',"extra":1,"data_offsets":[0,', "once"), data);
+%! refused (f, marker, "exactly the fields dtype, shape and data_offsets");
+
+%!test
+%! ## NaN and Inf weights
+%! for bad = [NaN, Inf, -Inf]
+%!   d = data;
+%!   k = entries(3).offsets(1);
+%!   d(k+1:k+8) = typecast (bad, "uint8");
+%!   write_file (f, header_of (meta, entries), d);
+%!   refused (f, marker, sprintf ("array \"%s\" holds NaN or Inf", entries(3).name));
+%! endfor
+
+%!test
+%! ## vocabularies: ids out of range, not integers, shared; words twice
+%! v = jsondecode (meta{strcmp (meta(:,1), "tgt_vocab"), 2});
+%! cases = {"eos", 99, "eos must be an integer id in 0..5";
+%!          "bos", 1.5, "bos must be an integer id";
+%!          "pad", -1, "pad must be an integer id";
+%!          "unk", v.eos, "gives one id to two"};
+%! for i = 1:rows (cases)
+%!   w = v;
+%!   w.(cases{i,1}) = cases{i,2};
+%!   write_file (f, header_of (with (meta, "tgt_vocab", jsonencode (w)), entries), data);
+%!   refused (f, marker, cases{i,3});
+%! endfor
+%! w = v;
+%! w.words{2} = w.words{1};
+%! write_file (f, header_of (with (meta, "tgt_vocab", jsonencode (w)), entries), data);
+%! refused (f, marker, "words holds .* twice");
+%! w = rmfield (v, "unk");
+%! write_file (f, header_of (with (meta, "tgt_vocab", jsonencode (w)), entries), data);
+%! refused (f, marker, "exactly words, pad, unk, bos, eos");
+
+%!test
+%! ## config values outside their sets, and arrays the config does not call for
+%! c = jsondecode (meta{strcmp (meta(:,1), "config"), 2});
+%! cases = {"norm", "weird", "CONFIG.norm must be one of";
+%!          "norm", "pre", "has an array \"encoder.1.norm_self.gain\"; the file has none";
+%!          "d_ff", 2, "has an array \"encoder.1.ffn.W_1\"";
+%!          "heads", 1.5, "CONFIG.heads must be an integer";
+%!          "d", 4, "is 5×3, a encoder-decoder model with this config has 5×4";
+%!          "encoder_layers", 1e9, "CONFIG.encoder_layers is 1e\\+09, more than";
+%!          "family", "decoder-only", "which a decoder-only model with this config has not|must be 0 for the decoder-only family"};
+%! for i = 1:rows (cases)
+%!   w = c;
+%!   w.(cases{i,1}) = cases{i,2};
+%!   write_file (f, header_of (with (meta, "config", jsonencode (w)), entries), data);
+%!   refused (f, marker, cases{i,3});
+%! endfor
+
+%!test
+%! ## not regular files, odd names, short files
+%! refused ("/dev/zero", marker, "not a regular file");
+%! refused (tempdir (), marker, "is a folder");
+%! refused ([f "\0.txt"], marker, "NUL byte");
+%! fifo = tempname ();
+%! if (system (sprintf ("mkfifo %s", fifo)) == 0)
+%!   refused (fifo, marker, "not a regular file");
+%!   delete (fifo);
+%! endif
+%! fid = fopen (f, "w");  fclose (fid);
+%! refused (f, marker, "holds only 0 bytes");
+
+%!test
+%! ## the file cut at any length is refused
+%! attn_save (m, f);
+%! fid = fopen (f, "r");  bytes = fread (fid, Inf, "uint8=>uint8");  fclose (fid);
+%! for n = unique ([0:16, round(linspace (17, numel (bytes) - 1, 40))])
+%!   fid = fopen (f, "w");  fwrite (fid, bytes(1:n));  fclose (fid);
+%!   refused (f, marker, ".");
+%! endfor
+%! delete (f);
