@@ -129,13 +129,47 @@ for f = 1:4
 endfor
 attn_plot_loss (L, "labels", titles, "log", true, "xlabel", "step",
                 "title", "translation: training loss", "file", fullfile (out, "loss.png"));
+## exact match by source length, the four models side by side: one pooled
+## vector has to carry the whole sentence, cross-attention reads every word
+acc = nan (rows (buckets), 4);
+for f = 1:4
+  for b = 1:rows (buckets)
+    in = scores{f}.source_length >= buckets(b,1) & scores{f}.source_length <= buckets(b,2);
+    acc(b,f) = mean (scores{f}.correct(in));
+  endfor
+endfor
+fig = figure ("position", [100 100 720 440]);
+bar (acc);
+set (gca (), "xticklabel", arrayfun (@(b) sprintf ("%d-%d words", buckets(b,:)), 1:rows (buckets),
+                                     "UniformOutput", false), "ylim", [0 1.1]);
+ylabel ("test exact match");
+xlabel ("English sentence length");
+title ("translation: cross-attention against one pooled source vector");
+legend (titles, "location", "northeast");
+grid ("on");
+set (fig, "paperunits", "inches", "paperposition", [0 0 7.2 4.4]);
+print (fig, "-dpng", "-r100", fullfile (out, "accuracy_by_length.png"));
+close (fig);
+say ("accuracy_by_length.png: test exact match by English length, the four models\n");
+
+## alignment heatmaps of long test sentences the cross-attention model
+## translates right (the longest right ones when none has 9 words or more)
 long = find (scores{1}.source_length >= 9 & scores{1}.correct, 3);
+if (isempty (long) && any (scores{1}.correct))
+  [~, by_len] = sort (scores{1}.source_length .* scores{1}.correct, "descend");
+  long = by_len(1:min (3, nnz (scores{1}.correct)));
+  say ("no test sentence of 9 or more words is translated right yet (budget %g s): alignments of the longest right ones\n",
+       budget);
+elseif (isempty (long))
+  say ("no alignment figures: the cross-attention model translates no test sentence right yet (budget %g s)\n",
+       budget);
+endif
 for k = 1:numel (long)
   s = C.test.source{long(k)};
   [~, info] = attn_greedy (models{1}, s);
   A = mean (info.A(:,:,:,end), 3);                # last layer, heads averaged
-  attn_heatmap (A, info.tokens, info.source_labels, "cross.A (target x source)",
-                "file", fullfile (out, sprintf ("alignment%d.png", k)), "size", [900 600]);
+  attn_heatmap (A, info.tokens, info.source_labels, "cross.A, last layer, mean of the heads",
+                "axes", {"target", "source"}, "file", fullfile (out, sprintf ("alignment%d.png", k)));
   say ("alignment%d.png: %s -> %s\n", k, s, strjoin (info.tokens, " "));
 endfor
 wrong = find (! scores{1}.correct, 5);
