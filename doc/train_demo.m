@@ -181,15 +181,40 @@ endfor
 ## ---------------------------------------------------------------- decoder-only
 say ("\n== Decoder-only language model: facts, question, answer\n");
 M = attn_corpus_lm (sizes (ifelse_quick (quick, [300 20 40], [3000 200 200])));
-lm = attn_family (struct ("family", "decoder-only", "vocab", {M.train.text},
-                          "d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40,
-                          "norm", "pre", "seed", 1));
-[lm, hist] = train_for (lm, M.train, first_n (M.valid, 100), budget, "decoder-only", 2e-3);
+LM_CONFIG
+lm = attn_family (struct ("family", "decoder-only", "vocab", {M.train.text}, lm_cfg{:}));
+[lm, hist] = train_for (lm, lm_train, first_n (M.valid, 100), budget, "decoder-only", lm_lr);
 S = attn_score (lm, M.test);
-say ("decoder-only     trained %5.0f s  test answer exact %.3f  next-token accuracy %.3f\n",
-     hist.seconds, S.exact, S.token_accuracy);
+say ("decoder-only     trained %5.0f s (%d steps)  test answer exact %.3f  next-token accuracy %.3f\n",
+     hist.seconds, numel (hist.loss), S.exact, S.token_accuracy);
+say ("validation answer exact after each epoch: %s\n", sprintf ("%.2f ", hist.epoch_valid));
+attn_plot_loss (struct ("step", 1:numel (hist.loss), "loss", hist.loss), "log", true,
+                "title", "decoder-only: training loss", "file", fullfile (out, "lm_loss.png"));
 [text, info] = attn_continue (lm, M.test.source{1}, "max_len", 2);
 say ("prompt: %s -> %s\n", M.test.source{1}, text);
+
+## The head that copies: from the last prompt position (it predicts the
+## answer), the weight each head puts on the answer where the facts state
+## it, averaged over test prompts.
+nq = min (100, numel (M.test.source));
+on_answer = zeros (numel (lm.decoder), lm.config.heads);
+for i = 1:nq
+  tr = attn_forward (lm, M.test.source{i});
+  at = find (strcmp (tr.target_labels, M.test.target{i}), 1);
+  for l = 1:numel (lm.decoder)
+    on_answer(l,:) += reshape (tr.decoder(l).self.A(end, at, :), 1, []) / nq;
+  endfor
+endfor
+say ("mean weight of the last prompt row on the answer's place in the facts (%d test prompts):\n", nq);
+for l = 1:rows (on_answer)
+  say ("  layer %d  %s\n", l, sprintf ("head %d %.2f   ", [1:columns(on_answer); on_answer(l,:)]));
+endfor
+[~, best] = max (on_answer(:));
+[l, h] = ind2sub (size (on_answer), best);
+tr = attn_forward (lm, M.test.source{1});
+attn_heatmap (tr, sprintf ("decoder(%d).self.A", l), "head", h,
+              "file", fullfile (out, "lm_copy_head.png"));
+say ("lm_copy_head.png: layer %d head %d, the copying head, on: %s\n", l, h, M.test.source{1});
 
 ## ---------------------------------------------------------------- encoders
 say ("\n== Encoder-only: token classifier (NER) and sentence classifiers\n");
