@@ -181,7 +181,10 @@ endfor
 ## ---------------------------------------------------------------- decoder-only
 say ("\n== Decoder-only language model: facts, question, answer\n");
 M = attn_corpus_lm (sizes (ifelse_quick (quick, [300 20 40], [3000 200 200])));
-LM_CONFIG
+lm_cfg = {"d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40, "norm", "pre",
+          "seed", 1};
+lm_train = M.train;
+lm_lr = 2e-3;
 lm = attn_family (struct ("family", "decoder-only", "vocab", {M.train.text}, lm_cfg{:}));
 [lm, hist] = train_for (lm, lm_train, first_n (M.valid, 100), budget, "decoder-only", lm_lr);
 S = attn_score (lm, M.test);
