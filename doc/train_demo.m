@@ -138,16 +138,22 @@ for f = 1:4
     acc(b,f) = mean (scores{f}.correct(in));
   endfor
 endfor
-fig = figure ("position", [100 100 720 440]);
+fig = figure ("position", [100 100 900 440]);
+axes ("position", [0.1 0.12 0.66 0.78]);
 bar (acc);
 set (gca (), "xticklabel", arrayfun (@(b) sprintf ("%d-%d words", buckets(b,:)), 1:rows (buckets),
                                      "UniformOutput", false), "ylim", [0 1.1]);
+for f = 1:4                                   # the numbers on the bars
+  x = (1:rows (buckets)) - 0.4 + (f - 0.5) * 0.2;
+  text (x, acc(:,f)' + 0.03, arrayfun (@(v) sprintf ("%.2f", v), acc(:,f)', "UniformOutput", false),
+        "horizontalalignment", "center", "fontsize", 7);
+endfor
 ylabel ("test exact match");
 xlabel ("English sentence length");
 title ("translation: cross-attention against one pooled source vector");
-legend (titles, "location", "northeast");
+legend (titles, "location", "northeastoutside");
 grid ("on");
-set (fig, "paperunits", "inches", "paperposition", [0 0 7.2 4.4]);
+set (fig, "paperunits", "inches", "paperposition", [0 0 9 4.4]);
 print (fig, "-dpng", "-r100", fullfile (out, "accuracy_by_length.png"));
 close (fig);
 say ("accuracy_by_length.png: test exact match by English length, the four models\n");
@@ -181,7 +187,7 @@ endfor
 ## ---------------------------------------------------------------- decoder-only
 say ("\n== Decoder-only language model: facts, question, answer\n");
 M = attn_corpus_lm (sizes (ifelse_quick (quick, [300 20 40], [3000 200 200])));
-lm_cfg = {"d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40, "norm", "pre",
+lm_cfg = {"d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40, "norm", "pre", ...
           "seed", 1};
 lm_train = M.train;
 lm_lr = 2e-3;

@@ -12,14 +12,15 @@
 ## @code{"decoder(1).cross.A"}; a per-head array gives one panel per head.
 ## Rows are queries (top to bottom), columns keys; every panel names its
 ## axes (e.g. target × source).  Each cell shows its value when the matrix
-## is small enough to read (at most 12 columns).  Masked scores
+## is small enough to read (at most 12 columns and 16 rows, and the cells
+## wide enough).  Masked scores
 ## (@code{-Inf}) are drawn in the lowest colour and labelled @code{masked}.
 ##
 ## All panels share one colour scale: 0 to 1 when every value is a weight
 ## in [0, 1] (so near-uniform attention looks pale, not sharp), else the
-## smallest to the largest value of all panels.  Beyond 12 columns the
-## column labels stand upright and the figure grows so that every label
-## has a line of its own; when a given @code{"size"} is too small for that,
+## smallest to the largest value of all panels.  Column labels too wide to
+## stand side by side stand upright, and the figure grows so that every
+## label has a line of its own (40 tokens fit); when a given @code{"size"} is too small for that,
 ## every k-th label is drawn, numbered, and the caption below lists every
 ## token with its number.
 ##
@@ -60,7 +61,7 @@ function h = attn_heatmap (varargin)
   np = numel (pages);
   ncol = ceil (sqrt (np));
   nrow = ceil (np / ncol);
-  lay = panel_layout (pages(1), opts.size);
+  lay = panel_layout (pages(1), opts.size, opts.decimals);
   caption = caption_text (pages(1), lay, ncol * lay.px(1));
   px = [lay.px(1) * ncol, lay.px(2) * nrow + numel(caption) * lay.line];
   fig = figure_open (opts.file, px, "attn_heatmap");
@@ -95,28 +96,37 @@ endfunction
 ## Pixels of one panel: the matrix cells, the margins for the labels,
 ## which labels are drawn (every k-th when the cells are smaller than a
 ## line of text), and whether the column labels stand upright.
-function lay = panel_layout (p, size_given)
+function lay = panel_layout (p, size_given, decimals)
   [n, m] = size (p.M);
   lay.font = merge (max (n, m) > 20, 8, 10);
   lay.line = round (1.6 * lay.font);             # pixels per line of text at 100 dpi
-  charw = 0.62 * lay.font;
-  lay.upright = m > 12;
+  charw = 0.7 * lay.font;                        # a wide character, at 100 dpi
   colw = max (utf8_width (p.cols));
   lay.left = round (max (60, charw * max (utf8_width (p.rows)) + 3.2 * lay.line));
-  lay.bottom = round (merge (lay.upright, charw * colw + 0.8 * lay.line, 1.6 * lay.line)
-                      + 1.6 * lay.line);
   top = 2.2 * lay.line;
   right = 100;                                   # colour bar and its ticks
+  ## a cell wide enough for its value when values are written
+  valuew = 0.7 * 9 * (decimals + 4);
+  cellpx = round (merge (m <= 12 && n <= 16, valuew, 1.1 * lay.line));
   if (isempty (size_given))
     ## cells big enough for a label each, the panel at least 560×420
-    cellpx = round (1.1 * lay.line);
-    lay.px = round (max ([560 420], [lay.left + m * cellpx + right, lay.bottom + n * cellpx + top]));
+    lay.px(1) = round (max (560, lay.left + m * cellpx + right));
   else
     check_size (size_given, "attn_heatmap");
     lay.px = size_given(:)';
   endif
+  cw = (lay.px(1) - lay.left - right) / m;
+  ## column labels upright when they do not fit side by side
+  lay.upright = charw * colw > cw - 4;
+  lay.bottom = round (merge (lay.upright, charw * colw + 0.8 * lay.line, 1.6 * lay.line)
+                      + 1.6 * lay.line);
+  if (isempty (size_given))
+    lay.px(2) = round (max (420, lay.bottom + n * cellpx + top));
+  endif
   lay.cells = max (lay.px - [lay.left + right, lay.bottom + top], [20 20]);
   lay.step = max (1, ceil (lay.line ./ (lay.cells ./ [m n])));   # [columns rows]
+  ## values in the cells when there are few and they fit
+  lay.values = m <= 12 && n <= 16 && all (lay.cells ./ [m n] >= [valuew, lay.line]);
 endfunction
 
 ## The full token lists, numbered, when some labels had to be left out;
@@ -196,7 +206,7 @@ function draw_page (p, decimals, several, lay, clim)
           "horizontalalignment", "center", "verticalalignment", "middle",
           "fontsize", lay.font, "clipping", "off");
   endif
-  if (m <= 12 && n <= 16)
+  if (lay.values)
     mid = mean (clim);
     for i = 1:n
       for j = 1:m
