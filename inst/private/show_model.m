@@ -11,6 +11,8 @@
 
 function s = show_model (m, name)
   parts = model_parts (m);
+  ## head counts are numbers of the config, not arrays
+  parts = parts(cellfun (@isempty, regexp ({parts.path}, '(^|\.)heads$', "once")));
   vals = arrayfun (@(p) model_array (m, p.path), parts, "UniformOutput", false);
   count = cellfun (@numel, vals);
   norms = cellfun (@(v) norm (v(:)), vals);
@@ -68,42 +70,41 @@ function s = show_model (m, name)
   endfor
 endfunction
 
-## The arrays of M in model order: path, shape, learned.  The same list as
-## model_schema (m.config), read from the struct itself: every numeric
-## array outside config and the vocabularies, a block's head count aside.
-## A struct field of the model is a stack: its layers are numbered even
-## when there is one.
+## The arrays of M in model order: path, shape, learned; the list
+## model_schema (m) gives, read from the struct itself: every numeric array
+## outside config and the vocabularies.  The stacks (encoder, decoder)
+## number their layers even when there is one; other struct arrays only
+## when they have several elements.  Head counts and sinusoidal position
+## tables are not learned.
 function parts = model_parts (m)
-  paths = {};
-  for f = setdiff (fieldnames (m)', [{"config"}, vocab_fields(m)], "stable")
-    v = m.(f{1});
-    if (isstruct (v))
-      for k = 1:numel (v)
-        paths = [paths, leaf_paths(v(k), sprintf ("%s.%d", f{1}, k))];
-      endfor
-    elseif (isnumeric (v))
-      paths{end+1} = f{1};
-    endif
-  endfor
+  skip = [{"config"}, vocab_fields(m)];
+  paths = leaf_paths (rmfield (m, skip), "", {"encoder", "decoder"});
   fixed = isfield (m.config, "positions") && strcmp (m.config.positions, "sinusoidal");
   parts = struct ("path", paths, "shape", [], "learned", true);
   for k = 1:numel (parts)
     parts(k).shape = size (model_array (m, paths{k}));
-    parts(k).learned = ! (fixed && ! isempty (regexp (paths{k}, '_pos$', "once")));
+    parts(k).learned = ! (! isempty (regexp (paths{k}, '(^|\.)heads$', "once"))
+                          || (fixed && ! isempty (regexp (paths{k}, '^\w+_pos$', "once"))));
   endfor
 endfunction
 
-## Dotted paths of the numeric arrays inside block struct S (not "heads").
-function paths = leaf_paths (S, pre)
+## Dotted paths of the numeric arrays inside the scalar struct S, below the
+## path PRE; fields named in STACKS are always indexed.
+function paths = leaf_paths (S, pre, stacks)
   paths = {};
   for f = fieldnames (S)'
     v = S.(f{1});
+    here = [pre, merge(isempty (pre), "", "."), f{1}];
     if (isstruct (v))
       for k = 1:numel (v)
-        paths = [paths, leaf_paths(v(k), [pre, ".", f{1}, merge(numel (v) > 1, sprintf (".%d", k), "")])];
+        sub = here;
+        if (numel (v) > 1 || any (strcmp (f{1}, stacks)))
+          sub = sprintf ("%s.%d", here, k);
+        endif
+        paths = [paths, leaf_paths(v(k), sub, {})];
       endfor
-    elseif (isnumeric (v) && ! strcmp (f{1}, "heads"))
-      paths{end+1} = [pre, ".", f{1}];
+    elseif (isnumeric (v))
+      paths{end+1} = here;
     endif
   endfor
 endfunction
