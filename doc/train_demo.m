@@ -7,9 +7,11 @@
 ##    (add u = c*W_u, concatenate [e_t, c]*W_F, prefix c*W_P), same data,
 ##    same widths, same training time; exact match and token accuracy on the
 ##    test split (word combinations never seen in training), accuracy by
-##    source length, loss curves, alignment heatmaps.
+##    source length (table and accuracy_by_length.png: one pooled vector
+##    against cross-attention), loss curves, alignment heatmaps.
 ## 2. Decoder-only language model on attn_corpus_lm: answer accuracy and
-##    next-token accuracy on held-out stories.
+##    next-token accuracy on held-out stories, its training curve
+##    (lm_loss.png) and the head that looks at the answer (lm_copy_head.png).
 ## 3. Encoder-only token classifier (NER) and sentence classifiers (<cls>
 ##    and mean readout) on attn_corpus_ner.
 ##
