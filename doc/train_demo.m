@@ -131,34 +131,53 @@ for f = 1:4
 endfor
 attn_plot_loss (L, "labels", titles, "log", true, "xlabel", "step",
                 "title", "translation: training loss", "file", fullfile (out, "loss.png"));
-## exact match by source length, the four models side by side: one pooled
-## vector has to carry the whole sentence, cross-attention reads every word
-acc = nan (rows (buckets), 4);
+## exact match and token accuracy (teacher forced) by source length, the
+## four models side by side: one pooled vector has to carry the whole
+## sentence, cross-attention reads every word
+acc = nan (rows (buckets), 4, 2);
 for f = 1:4
+  right = zeros (numel (C.test.source), 2);    # tokens right, tokens
+  for i = 1:numel (C.test.source)
+    tr = attn_forward (models{f}, C.test.source{i}, ["<bos> " C.test.target{i}]);
+    want = attn_encode (models{f}.tgt_vocab, [strsplit(C.test.target{i}), {"<eos>"}]);
+    [~, got] = max (tr.probs, [], 2);
+    right(i,:) = [sum(got(:)' == want(:)'), numel(want)];
+  endfor
   for b = 1:rows (buckets)
     in = scores{f}.source_length >= buckets(b,1) & scores{f}.source_length <= buckets(b,2);
-    acc(b,f) = mean (scores{f}.correct(in));
+    acc(b,f,:) = [mean(scores{f}.correct(in)), sum(right(in,1)) / sum(right(in,2))];
   endfor
 endfor
-fig = figure ("position", [100 100 900 440]);
-axes ("position", [0.1 0.12 0.66 0.78]);
-bar (acc);
-set (gca (), "xticklabel", arrayfun (@(b) sprintf ("%d-%d words", buckets(b,:)), 1:rows (buckets),
-                                     "UniformOutput", false), "ylim", [0 1.1]);
-for f = 1:4                                   # the numbers on the bars
-  x = (1:rows (buckets)) - 0.4 + (f - 0.5) * 0.2;
-  text (x, acc(:,f)' + 0.03, arrayfun (@(v) sprintf ("%.2f", v), acc(:,f)', "UniformOutput", false),
-        "horizontalalignment", "center", "fontsize", 7);
+say ("token accuracy (teacher forced) by English length:\n");
+for f = 1:4
+  say ("%-16s%s\n", titles{f}, sprintf ("  %.3f  ", acc(:,f,2)));
 endfor
-ylabel ("test exact match");
-xlabel ("English sentence length");
-title ("translation: cross-attention against one pooled source vector");
-legend (titles, "location", "northeastoutside");
-grid ("on");
-set (fig, "paperunits", "inches", "paperposition", [0 0 9 4.4]);
+fig = figure ("position", [100 100 900 720]);
+what = {"test exact match", "token accuracy"};
+for k = 1:2
+  axes ("position", [0.08, 0.56 - 0.47 * (k - 1), 0.88, 0.36]);
+  bar (acc(:,:,k));
+  set (gca (), "xticklabel", arrayfun (@(b) sprintf ("%d-%d", buckets(b,:)), 1:rows (buckets),
+                                       "UniformOutput", false), "ylim", [0 1.3]);
+  for f = 1:4                                 # the numbers on the bars
+    x = (1:rows (buckets)) - 0.4 + (f - 0.5) * 0.2;
+    text (x, acc(:,f,k)' + 0.03, arrayfun (@(v) sprintf ("%.2f", v), acc(:,f,k)', "UniformOutput", false),
+          "horizontalalignment", "center", "fontsize", 8);
+  endfor
+  ylabel (what{k});
+  grid ("on");
+  if (k == 1)
+    title ("translation: cross-attention against one pooled source vector");
+    legend (titles, "location", "north", "orientation", "horizontal");
+  else
+    title ("token accuracy, teacher forced");
+    xlabel ("English sentence length (words)");
+  endif
+endfor
+set (fig, "paperunits", "inches", "paperposition", [0 0 9 7.2]);
 print (fig, "-dpng", "-r100", fullfile (out, "accuracy_by_length.png"));
 close (fig);
-say ("accuracy_by_length.png: test exact match by English length, the four models\n");
+say ("accuracy_by_length.png: exact match and token accuracy by English length, the four models\n");
 
 ## alignment heatmaps of long test sentences the cross-attention model
 ## translates right (the longest right ones when none has 9 words or more)
