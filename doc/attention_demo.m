@@ -2,42 +2,49 @@
 ##
 ## Run it with `make demo`, or at the Octave prompt once the package is on
 ## the path (see README.md):  run doc/attention_demo.m
+##
+## The numbers come from the hand-built model attn_toy ("blackcat"), the
+## one the tutorial and attn_demo_seed004 use.
 
 ## "the black cat": each source word's key is its role (det, adj, noun, end,
-## scaled by 2), its value the one-hot French word it translates to.
-source = {"the", "black", "cat", "<end>"};
-french = {"le", "chat", "noir", "chien", "blanc", "<end>"};
-word = @(w) double (strcmp (french, w));            # one-hot, 1x6
+## times 2), its value the one-hot French word it translates to.  The
+## model's encoder adds nothing (W_O = 0) and its positions are zero, so
+## the encoded rows are the source embeddings.
+m = attn_toy ("blackcat");
+source = {"the", "black", "cat", "<eos>"};
+french = m.tgt_vocab.words(2:end);                 # le chat noir chien blanc <eos>
+cross = m.decoder(1).cross;
+E = m.src_embed(attn_encode (m.src_vocab, source), :);
+K = E * cross.W_K;
+V = E * cross.W_V;
 row = @(x) sprintf ("%g ", x)(1:end-1);
-K = 2 * eye (4);
-V = [word("le"); word("noir"); word("chat"); word("<end>")];
+printf ("Keys (roles det adj noun end) and values (French words) of \"%s\":\n",
+        strjoin (source, " "));
+printf ("  %-6s  K = [%s]   V = [%s]\n", [source; cellfun(row, num2cell (K, 2)', "UniformOutput", false);
+                                         cellfun(row, num2cell (V, 2)', "UniformOutput", false)]{:});
 
 ## After "le" the decoder asks for a noun, and a bit of the adjective.
-q = [0 1 2 0];
-[m, A, S] = attn_sdpa (q, K, V);
-printf ("Seed 004, one decoder step: q = [%s] against the keys of \"%s\"\n",
-        row (q), strjoin (source(1:3), " "));
+q = m.tgt_embed(attn_encode (m.tgt_vocab, "le"), :) * cross.W_Q;
+[msg, A, S] = attn_sdpa (q, K, V);
+printf ("\nSeed 004, one decoder step: after \"le\" the query is q = [%s]\n", row (q));
 printf ("  scores q*K'         [%s]\n", row (q * K'));
 printf ("  scaled by sqrt(4)   [%s]\n", row (S));
 printf ("  softmax weights     [%s]\n", sprintf (" %.2f", A)(2:end));
-[w, k] = max (m);
+[w, k] = max (msg);
 printf ("  the message puts %.2f on \"%s\": greedy decoding writes %s\n\n",
         w, french{k}, french{k});
 
 ## Same decoder, another source: the keys (roles) and the query are
 ## identical, the values are not, so the decoder writes another word.
-V_dog = [word("le"); word("blanc"); word("chien"); word("<end>")];
-[~, k] = max (attn_sdpa (q, K, V_dog));
+E_dog = m.src_embed(attn_encode (m.src_vocab, {"the", "white", "dog", "<eos>"}), :);
+[~, k] = max (attn_sdpa (q, E_dog * cross.W_K, E_dog * cross.W_V));
 printf ("Same query on \"the white dog\": writes %s\n\n", french{k});
 
-## All four decoder steps at once, as one cross-attention block: one query
-## row per target word (det; noun and a bit of adj; adj; end).  W_Q and W_K
-## are identities, W_V turns roles into French words, W_O is zero so the
-## block's output is its input and the trace shows the step.
-D = [2 0 0 0; 0 1 2 0; 0 2 1 0; 0 0 0 2];
-B = struct ("W_Q", eye (4), "W_K", eye (4), "W_V", V / 2, "W_O", zeros (6, 4),
-            "heads", 1);
-[Y, T] = attn_cross (D, K, B);
+## All four decoder steps at once, as the model's cross-attention block:
+## one query row per word read (<bos> le chat noir), each asking for the
+## role of the word to write next.
+D = m.tgt_embed(attn_encode (m.tgt_vocab, {"<bos>", "le", "chat", "noir"}), :);
+[~, T] = attn_cross (D, E, cross);
 [~, words] = max (T.message, [], 2);
 printf ("Four decoder steps through attn_cross: writes \"%s\"\n",
         strjoin (french(words), " "));

@@ -7,9 +7,11 @@
 ##    (add u = c*W_u, concatenate [e_t, c]*W_F, prefix c*W_P), same data,
 ##    same widths, same training time; exact match and token accuracy on the
 ##    test split (word combinations never seen in training), accuracy by
-##    source length, loss curves, alignment heatmaps.
+##    source length (table and accuracy_by_length.png: one pooled vector
+##    against cross-attention), loss curves, alignment heatmaps.
 ## 2. Decoder-only language model on attn_corpus_lm: answer accuracy and
-##    next-token accuracy on held-out stories.
+##    next-token accuracy on held-out stories, its training curve
+##    (lm_loss.png) and the head that looks at the answer (lm_copy_head.png).
 ## 3. Encoder-only token classifier (NER) and sentence classifiers (<cls>
 ##    and mean readout) on attn_corpus_ner.
 ##
@@ -129,13 +131,72 @@ for f = 1:4
 endfor
 attn_plot_loss (L, "labels", titles, "log", true, "xlabel", "step",
                 "title", "translation: training loss", "file", fullfile (out, "loss.png"));
+## exact match and token accuracy (teacher forced) by source length, the
+## four models side by side: one pooled vector has to carry the whole
+## sentence, cross-attention reads every word
+acc = nan (rows (buckets), 4, 2);
+for f = 1:4
+  right = zeros (numel (C.test.source), 2);    # tokens right, tokens
+  for i = 1:numel (C.test.source)
+    tr = attn_forward (models{f}, C.test.source{i}, ["<bos> " C.test.target{i}]);
+    want = attn_encode (models{f}.tgt_vocab, [strsplit(C.test.target{i}), {"<eos>"}]);
+    [~, got] = max (tr.probs, [], 2);
+    right(i,:) = [sum(got(:)' == want(:)'), numel(want)];
+  endfor
+  for b = 1:rows (buckets)
+    in = scores{f}.source_length >= buckets(b,1) & scores{f}.source_length <= buckets(b,2);
+    acc(b,f,:) = [mean(scores{f}.correct(in)), sum(right(in,1)) / sum(right(in,2))];
+  endfor
+endfor
+say ("token accuracy (teacher forced) by English length:\n");
+for f = 1:4
+  say ("%-16s%s\n", titles{f}, sprintf ("  %.3f  ", acc(:,f,2)));
+endfor
+fig = figure ("position", [100 100 900 720]);
+what = {"test exact match", "token accuracy"};
+for k = 1:2
+  axes ("position", [0.08, 0.56 - 0.47 * (k - 1), 0.88, 0.36]);
+  bar (acc(:,:,k));
+  set (gca (), "xticklabel", arrayfun (@(b) sprintf ("%d-%d", buckets(b,:)), 1:rows (buckets),
+                                       "UniformOutput", false), "ylim", [0 1.3]);
+  for f = 1:4                                 # the numbers on the bars
+    x = (1:rows (buckets)) - 0.4 + (f - 0.5) * 0.2;
+    text (x, acc(:,f,k)' + 0.03, arrayfun (@(v) sprintf ("%.2f", v), acc(:,f,k)', "UniformOutput", false),
+          "horizontalalignment", "center", "fontsize", 8);
+  endfor
+  ylabel (what{k});
+  grid ("on");
+  if (k == 1)
+    title ("translation: cross-attention against one pooled source vector");
+    legend (titles, "location", "north", "orientation", "horizontal");
+  else
+    title ("token accuracy, teacher forced");
+    xlabel ("English sentence length (words)");
+  endif
+endfor
+set (fig, "paperunits", "inches", "paperposition", [0 0 9 7.2]);
+print (fig, "-dpng", "-r100", fullfile (out, "accuracy_by_length.png"));
+close (fig);
+say ("accuracy_by_length.png: exact match and token accuracy by English length, the four models\n");
+
+## alignment heatmaps of long test sentences the cross-attention model
+## translates right (the longest right ones when none has 9 words or more)
 long = find (scores{1}.source_length >= 9 & scores{1}.correct, 3);
+if (isempty (long) && any (scores{1}.correct))
+  [~, by_len] = sort (scores{1}.source_length .* scores{1}.correct, "descend");
+  long = by_len(1:min (3, nnz (scores{1}.correct)));
+  say ("no test sentence of 9 or more words is translated right yet (budget %g s): alignments of the longest right ones\n",
+       budget);
+elseif (isempty (long))
+  say ("no alignment figures: the cross-attention model translates no test sentence right yet (budget %g s)\n",
+       budget);
+endif
 for k = 1:numel (long)
   s = C.test.source{long(k)};
   [~, info] = attn_greedy (models{1}, s);
   A = mean (info.A(:,:,:,end), 3);                # last layer, heads averaged
-  attn_heatmap (A, info.tokens, info.source_labels, "cross.A (target x source)",
-                "file", fullfile (out, sprintf ("alignment%d.png", k)), "size", [900 600]);
+  attn_heatmap (A, info.tokens, info.source_labels, "cross.A, last layer, mean of the heads",
+                "axes", {"target", "source"}, "file", fullfile (out, sprintf ("alignment%d.png", k)));
   say ("alignment%d.png: %s -> %s\n", k, s, strjoin (info.tokens, " "));
 endfor
 wrong = find (! scores{1}.correct, 5);
@@ -147,15 +208,43 @@ endfor
 ## ---------------------------------------------------------------- decoder-only
 say ("\n== Decoder-only language model: facts, question, answer\n");
 M = attn_corpus_lm (sizes (ifelse_quick (quick, [300 20 40], [3000 200 200])));
-lm = attn_family (struct ("family", "decoder-only", "vocab", {M.train.text},
-                          "d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40,
-                          "norm", "pre", "seed", 1));
-[lm, hist] = train_for (lm, M.train, first_n (M.valid, 100), budget, "decoder-only", 2e-3);
+lm_cfg = {"d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40, "norm", "pre", ...
+          "seed", 1};
+lm_train = M.train;
+lm_lr = 2e-3;
+lm = attn_family (struct ("family", "decoder-only", "vocab", {M.train.text}, lm_cfg{:}));
+[lm, hist] = train_for (lm, lm_train, first_n (M.valid, 100), budget, "decoder-only", lm_lr);
 S = attn_score (lm, M.test);
-say ("decoder-only     trained %5.0f s  test answer exact %.3f  next-token accuracy %.3f\n",
-     hist.seconds, S.exact, S.token_accuracy);
+say ("decoder-only     trained %5.0f s (%d steps)  test answer exact %.3f  next-token accuracy %.3f\n",
+     hist.seconds, numel (hist.loss), S.exact, S.token_accuracy);
+say ("validation answer exact after each epoch: %s\n", sprintf ("%.2f ", hist.epoch_valid));
+attn_plot_loss (struct ("step", 1:numel (hist.loss), "loss", hist.loss), "log", true,
+                "title", "decoder-only: training loss", "file", fullfile (out, "lm_loss.png"));
 [text, info] = attn_continue (lm, M.test.source{1}, "max_len", 2);
 say ("prompt: %s -> %s\n", M.test.source{1}, text);
+
+## The head that copies: from the last prompt position (it predicts the
+## answer), the weight each head puts on the answer where the facts state
+## it, averaged over test prompts.
+nq = min (100, numel (M.test.source));
+on_answer = zeros (numel (lm.decoder), lm.config.heads);
+for i = 1:nq
+  tr = attn_forward (lm, M.test.source{i});
+  at = find (strcmp (tr.target_labels, M.test.target{i}), 1);
+  for l = 1:numel (lm.decoder)
+    on_answer(l,:) += reshape (tr.decoder(l).self.A(end, at, :), 1, []) / nq;
+  endfor
+endfor
+say ("mean weight of the last prompt row on the answer's place in the facts (%d test prompts):\n", nq);
+for l = 1:rows (on_answer)
+  say ("  layer %d  %s\n", l, sprintf ("head %d %.2f   ", [1:columns(on_answer); on_answer(l,:)]));
+endfor
+[~, best] = max (on_answer(:));
+[l, h] = ind2sub (size (on_answer), best);
+tr = attn_forward (lm, M.test.source{1});
+attn_heatmap (tr, sprintf ("decoder(%d).self.A", l), "head", h,
+              "file", fullfile (out, "lm_copy_head.png"));
+say ("lm_copy_head.png: layer %d head %d, the copying head, on: %s\n", l, h, M.test.source{1});
 
 ## ---------------------------------------------------------------- encoders
 say ("\n== Encoder-only: token classifier (NER) and sentence classifiers\n");

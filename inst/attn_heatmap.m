@@ -10,18 +10,30 @@
 ## column labels, or a trace (kernel or model) and a field path such as
 ## @code{"encoder(1).self.A"}, @code{"decoder(2).self.A"} or
 ## @code{"decoder(1).cross.A"}; a per-head array gives one panel per head.
-## Rows are queries (top to bottom), columns keys; each cell shows its value
-## when the matrix is small enough to read (at most 12 columns).  Masked
-## scores (@code{-Inf}) are drawn in the lowest colour and labelled
-## @code{masked}.
+## Rows are queries (top to bottom), columns keys; every panel names its
+## axes (e.g. target × source).  Each cell shows its value when the matrix
+## is small enough to read (at most 12 columns and 16 rows, and the cells
+## wide enough).  Masked scores
+## (@code{-Inf}) are drawn in the lowest colour and labelled @code{masked}.
+##
+## All panels share one colour scale: 0 to 1 when every value is a weight
+## in [0, 1] (so near-uniform attention looks pale, not sharp), else the
+## smallest to the largest value of all panels.  Column labels too wide to
+## stand side by side stand upright, and the figure grows so that every
+## label has a line of its own (40 tokens fit); when a given @code{"size"} is too small for that,
+## every k-th label is drawn, numbered, and the caption below lists every
+## token with its number.
 ##
 ## Options (name, value): @code{"file"} saves the figure as PNG to that
 ## path (headless: the figure is never shown when a file is given, and is
 ## closed after saving unless an output is requested); @code{"decimals"}
-## (default 2) for the cell values; @code{"size"} the image size in pixels
-## (default @code{[560 420]} per panel); @code{"rows"}, @code{"cols"},
-## @code{"title"}, @code{"axes"}, @code{"head"}, @code{"batch"} as in
-## @code{attn_show}.  @var{h} is the figure handle.
+## (default 2) for the cell values; @code{"scale"}: @qcode{"shared"}
+## (default) or @qcode{"panel"} (each panel from its own smallest to its
+## largest value); @code{"size"} the size of one panel in pixels
+## (default: @code{[560 420]}, larger for more than 20 tokens);
+## @code{"rows"}, @code{"cols"}, @code{"title"}, @code{"axes"},
+## @code{"head"}, @code{"batch"} as in @code{attn_show}.  @var{h} is the
+## figure handle.
 ##
 ## @example
 ## @group
@@ -41,47 +53,163 @@ function h = attn_heatmap (varargin)
     print_usage ();
   endif
   [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_heatmap",
-                                struct ("decimals", 2, "file", "", "size", [560 420]));
-  check_size (opts.size, "attn_heatmap");
+                                {"decimals", 2, "integer [0, 10]";
+                                 "file", "", "text";
+                                 "size", [], "any";
+                                 "scale", "shared", "one of shared, panel"});
   warning ("off", "Octave:gnuplot-graphics", "local");
   np = numel (pages);
   ncol = ceil (sqrt (np));
   nrow = ceil (np / ncol);
-  px = [opts.size(1) * ncol, opts.size(2) * nrow];
+  lay = panel_layout (pages(1), opts.size, opts.decimals);
+  caption = caption_text (pages(1), lay, ncol * lay.px(1));
+  px = [lay.px(1) * ncol, lay.px(2) * nrow + numel(caption) * lay.line];
   fig = figure_open (opts.file, px, "attn_heatmap");
+  clim = [];
+  if (strcmp (opts.scale, "shared"))
+    clim = colour_limits (vertcat (pages.M));
+  endif
   for k = 1:np
-    ## panels placed by hand: gnuplot's subplot clips the titles
+    ## panels placed in pixels: gnuplot's subplot clips the titles
     r = ceil (k / ncol);
     c = k - (r - 1) * ncol;
-    axes ("position", [(c - 1 + 0.16) / ncol, (nrow - r + 0.12) / nrow, 0.62 / ncol, 0.74 / nrow]);
-    draw_page (pages(k), opts.decimals, np > 1);
+    x0 = (c - 1) * lay.px(1) + lay.left;
+    y0 = px(2) - r * lay.px(2) + lay.bottom;
+    axes ("position", [x0 / px(1), y0 / px(2), lay.cells ./ px]);
+    draw_page (pages(k), opts.decimals, np > 1, lay, clim);
   endfor
+  if (! isempty (caption))
+    axes ("position", [0 0 1 numel(caption) * lay.line / px(2)], "visible", "off", "tag", "caption");
+    ## one text per line: gnuplot takes no multi-line text
+    nl = numel (caption);
+    for k = 1:nl
+      text (0.01, (nl - k + 0.5) / nl, caption{k}, "units", "normalized", "fontsize", lay.font,
+            "interpreter", "none", "verticalalignment", "middle");
+    endfor
+  endif
   figure_save (fig, opts.file, px, nargout > 0);
   if (nargout > 0)
     h = fig;
   endif
 endfunction
 
-function draw_page (p, decimals, several)
+## Pixels of one panel: the matrix cells, the margins for the labels,
+## which labels are drawn (every k-th when the cells are smaller than a
+## line of text), and whether the column labels stand upright.
+function lay = panel_layout (p, size_given, decimals)
+  [n, m] = size (p.M);
+  lay.font = merge (max (n, m) > 20, 8, 10);
+  lay.line = round (1.6 * lay.font);             # pixels per line of text at 100 dpi
+  charw = 0.7 * lay.font;                        # a wide character, at 100 dpi
+  colw = max (utf8_width (p.cols));
+  lay.left = round (max (60, charw * max (utf8_width (p.rows)) + 3.2 * lay.line));
+  top = 2.2 * lay.line;
+  right = 100;                                   # colour bar and its ticks
+  ## a cell wide enough for its value when values are written
+  valuew = 0.7 * 9 * (decimals + 4);
+  cellpx = round (merge (m <= 12 && n <= 16, valuew, 1.1 * lay.line));
+  if (isempty (size_given))
+    ## cells big enough for a label each, the panel at least 560×420
+    lay.px(1) = round (max (560, lay.left + m * cellpx + right));
+  else
+    check_size (size_given, "attn_heatmap");
+    lay.px = size_given(:)';
+  endif
+  cw = (lay.px(1) - lay.left - right) / m;
+  ## column labels upright when they do not fit side by side
+  lay.upright = charw * colw > cw - 4;
+  lay.bottom = round (merge (lay.upright, charw * colw + 0.8 * lay.line, 1.6 * lay.line)
+                      + 1.6 * lay.line);
+  if (isempty (size_given))
+    lay.px(2) = round (max (420, lay.bottom + n * cellpx + top));
+  endif
+  lay.cells = max (lay.px - [lay.left + right, lay.bottom + top], [20 20]);
+  lay.step = max (1, ceil (lay.line ./ (lay.cells ./ [m n])));   # [columns rows]
+  ## values in the cells when there are few and they fit
+  lay.values = m <= 12 && n <= 16 && all (lay.cells ./ [m n] >= [valuew, lay.line]);
+endfunction
+
+## The full token lists, numbered, when some labels had to be left out;
+## lines no wider than the figure.
+function lines = caption_text (p, lay, width)
+  lines = {};
+  sides = {"columns", p.cols, lay.step(1); "rows", p.rows, lay.step(2)};
+  if (! isempty (p.axes))
+    sides(:,1) = p.axes([2 1])';
+  endif
+  per = max (20, floor (width / (0.75 * lay.font)) - 4);
+  for s = 1:2
+    if (sides{s,3} > 1 && ! (s == 2 && isequal (p.rows, p.cols) && lay.step(1) > 1))
+      words = arrayfun (@(k) sprintf ("%d %s", k, sides{s,2}{k}), 1:numel (sides{s,2}),
+                        "UniformOutput", false);
+      txt = [sides{s,1}, ": ", strjoin(words, ", ")];
+      lines = [lines, strtrim(regexp ([txt " "], sprintf ('.{1,%d}(?:, | $)', per), "match"))];
+    endif
+  endfor
+endfunction
+
+## [lo hi] of the colour scale: 0 to 1 for weights, else the data's range.
+function clim = colour_limits (M)
+  v = M(isfinite (M));
+  if (isempty (v) || (min (v) >= 0 && max (v) <= 1))
+    clim = [0 1];
+  elseif (min (v) == max (v))
+    clim = min (v) + [-0.5 0.5];
+  else
+    clim = [min(v), max(v)];
+  endif
+endfunction
+
+function draw_page (p, decimals, several, lay, clim)
   M = p.M;
-  lo = min (M(isfinite (M)));
-  if (isempty (lo))
-    lo = 0;
+  [n, m] = size (M);
+  if (isempty (clim))
+    v = M(isfinite (M));
+    clim = [min([v; 0]), max([v; 1])];
+    if (! isempty (v))
+      clim = [min(v), max(v) + (max (v) == min (v))];
+    endif
   endif
   shown = M;
-  shown(! isfinite (M) & M < 0) = lo;
-  imagesc (shown);
+  shown(! isfinite (M) & M < 0) = clim(1);
+  imagesc (shown, clim);
   colormap (flipud (gray (64)) * 0.85 + 0.15 * [1 1 0.8]);
   colorbar ();
   axis ("ij");
-  set (gca (), "xtick", 1:columns (M), "xticklabel", p.cols,
-       "ytick", 1:rows (M), "yticklabel", p.rows, "fontsize", 10, "ticklength", [0 0]);
-  title (merge (several, p.short, p.title), "interpreter", "none");
-  if (columns (M) <= 12 && rows (M) <= 16)
-    hi = max ([shown(:); lo]);
-    mid = (lo + hi) / 2;
-    for i = 1:rows (M)
-      for j = 1:columns (M)
+  xt = 1:lay.step(1):m;
+  yt = 1:lay.step(2):n;
+  set (gca (), "xtick", xt, "ytick", yt, "yticklabel", numbered (p.rows, yt, lay.step(2)),
+       "fontsize", lay.font, "ticklength", [0 0]);
+  xlab = numbered (p.cols, xt, lay.step(1));
+  if (lay.upright)
+    ## upright column labels, drawn as text (gnuplot ignores a tick label angle)
+    set (gca (), "xticklabel", {});
+    text (xt, repmat (n + 0.5 + 0.3 * n / lay.cells(2) * lay.line, size (xt)), xlab,
+          "rotation", 90, "horizontalalignment", "right", "verticalalignment", "middle",
+          "fontsize", lay.font, "interpreter", "none", "clipping", "off");
+  else
+    set (gca (), "xticklabel", xlab);
+  endif
+  ttl = p.title;
+  if (several)
+    ttl = p.short;
+    if (! isempty (p.axes))
+      ttl = sprintf ("%s  (%s × %s)", p.short, p.axes{:});
+    endif
+  endif
+  title (ttl, "interpreter", "none");
+  if (! isempty (p.axes))
+    ylabel (p.axes{1});
+    ## the column axis name below the labels, upright or not
+    below = lay.bottom - 1.1 * lay.line;
+    text ((m + 1) / 2, n + 0.5 + below * n / lay.cells(2), p.axes{2},
+          "horizontalalignment", "center", "verticalalignment", "middle",
+          "fontsize", lay.font, "clipping", "off");
+  endif
+  if (lay.values)
+    mid = mean (clim);
+    for i = 1:n
+      for j = 1:m
         if (M(i,j) == -Inf)
           text (j, i, "masked", "horizontalalignment", "center", "color", [0.5 0.5 0.5],
                 "fontsize", 8);
@@ -91,6 +219,14 @@ function draw_page (p, decimals, several)
         endif
       endfor
     endfor
+  endif
+endfunction
+
+## Labels at the ticks; numbered ("5 cat") when only every k-th is drawn.
+function lab = numbered (labels, at, step)
+  lab = labels(at);
+  if (step > 1)
+    lab = arrayfun (@(k) sprintf ("%d %s", k, labels{k}), at, "UniformOutput", false);
   endif
 endfunction
 
@@ -121,7 +257,11 @@ endfunction
 %! h = attn_heatmap (T, "scores", "file", f, "rows", "<bos> la", "cols", "<bos> la");
 %! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
 %! titles = sort (cellfun (@(t) get (t, "string"), get (ax, "title"), "UniformOutput", false));
-%! assert (titles, {"masked.scores  head 1"; "masked.scores  head 2"});
+%! assert (titles, {"masked.scores  head 1  (target × target)";
+%!                  "masked.scores  head 2  (target × target)"});
+%! ## every panel names its axes; scores share one colour scale
+%! assert (get (cell2mat (get (ax, "ylabel")), "string"), {"target"; "target"});
+%! assert (get (ax, "clim"), {[-1 3]; [-1 3]});
 %! txt = get (findobj (ax(1), "type", "text"), "string");
 %! assert (sum (strcmp (txt, "masked")), 1);
 %! close (h);
@@ -145,11 +285,57 @@ endfunction
 %!   assert (numel (get (ax, "xticklabel")), columns (cases{k,2}));
 %!   assert (get (ax, "yticklabel")(end), cases(k,3));
 %!   txt = str2double (get (findobj (ax, "type", "text"), "string"));
+%!   txt = txt(! isnan (txt));                   # the axis name is text too
 %!   assert (sort (txt), sort (round (100 * reshape (cases{k,2}(:,:,2), [], 1)) / 100));
 %!   close (h);
 %! endfor
 %! delete (f);
 
 %!error id=attention:size attn_heatmap (eye (2), "a b c", [])
-%!error id=attention:type attn_heatmap (eye (2), [], [], "t", "file", 3)
-%!error <"size": expected \[width height\]> attn_heatmap (eye (2), "size", [0 10])
+%!test
+%! ## weights share the scale 0 to 1 (near-uniform heads look pale);
+%! ## "scale", "panel" stretches each head to its own range
+%! A = cat (3, [0.9 0.1; 0.2 0.8], [0.45 0.55; 0.6 0.4]);
+%! T = struct ("kind", "self", "heads", 2, "A", A);
+%! h = attn_heatmap (T, "A", "file", [tempname() ".png"]);
+%! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
+%! assert (get (ax, "clim"), {[0 1]; [0 1]});
+%! close (h);
+%! h = attn_heatmap (T, "A", "scale", "panel");
+%! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
+%! lims = sortrows (cell2mat (get (ax, "clim")));
+%! assert (lims, sortrows ([min(A(:,:,1)(:)), max(A(:,:,1)(:)); min(A(:,:,2)(:)), max(A(:,:,2)(:))]));
+%! close (h);
+
+%!test
+%! ## 40 tokens: every column label drawn upright, the figure grows to fit
+%! w = arrayfun (@(k) sprintf ("w%02d", k), 1:40, "UniformOutput", false);
+%! A = ones (40) / 40;
+%! f = [tempname() ".png"];
+%! h = attn_heatmap (A, w, w, "self.A", "axes", {"source", "source"}, "file", f);
+%! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
+%! t = findobj (ax, "type", "text", "rotation", 90);
+%! assert (sort (get (t, "string"))', w);
+%! assert (get (ax, "yticklabel")(:)', w);
+%! info = imfinfo (f);
+%! assert (info.Width > 560 && info.Height > 420);
+%! close (h);
+%! ## a figure too small for 40 labels: every other one, numbered, and the
+%! ## full list in the caption
+%! h = attn_heatmap (A, w, w, "self.A", "size", [560 420], "file", f);
+%! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar", "-not", "tag", "caption");
+%! ticks = get (ax, "yticklabel");
+%! assert (numel (ticks) < 40);
+%! at = get (ax, "ytick");
+%! assert (ticks{2}, sprintf ("%d %s", at(2), w{at(2)}));
+%! cap = strjoin (get (findobj (findobj (h, "tag", "caption"), "type", "text"), "string")', " ");
+%! for k = 1:40
+%!   assert (! isempty (strfind (cap, sprintf ("%d %s", k, w{k}))));
+%! endfor
+%! close (h);
+%! delete (f);
+
+%!error id=attention:option attn_heatmap (eye (2), [], [], "t", "file", 3)
+%!error id=attention:option attn_heatmap (eye (2), "scale", "log")
+%!error id=attention:option attn_heatmap (eye (2), "filee", "x.png")
+%!error <option "size" must be \[width height\]> attn_heatmap (eye (2), "size", [0 10])

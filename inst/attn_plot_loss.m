@@ -37,9 +37,10 @@ function h = attn_plot_loss (history, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  opts = name_value (varargin, struct ("file", "", "title", "loss", "xlabel", "",
-                                      "labels", {{}}, "log", false, "size", [640 420]),
-                     "attn_plot_loss");
+  opts = parse_options ("attn_plot_loss",
+                        {"file", "", "text"; "title", "loss", "text"; "xlabel", "", "text";
+                         "labels", {}, "any"; "log", false, "flag"; "size", [640 420], "any"},
+                        varargin);
   check_size (opts.size, "attn_plot_loss");
   [x, Y, names, xname] = curves (history, opts.labels);
   ## a shorter curve (e.g. one mean per epoch beside one loss per step) is
@@ -157,6 +158,8 @@ endfunction
 %!error id=attention:field attn_plot_loss (struct ("acc", [1 2]))
 %!error id=attention:type attn_plot_loss ({1, 2})
 %!error id=attention:size attn_plot_loss ([1 2; 3 4], "labels", {"a"})
-%!error id=attention:nargin attn_plot_loss ([1 2], "colour")
-%!error id=attention:type attn_plot_loss ([1 2], "size", [640 -1])
-%!error id=attention:type attn_plot_loss ([1 2], "file", 1)
+%!error id=attention:option attn_plot_loss ([1 2], "colour")
+%!error id=attention:option attn_plot_loss ([1 2], "colour", "red")
+%!error id=attention:option attn_plot_loss ([1 2], "size", [640 -1])
+%!error id=attention:option attn_plot_loss ([1 2], "file", 1)
+%!error id=attention:option attn_plot_loss ([1 2], "log", "yes")

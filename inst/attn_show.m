@@ -46,6 +46,14 @@
 ## token).
 ## @end table
 ##
+## With a model @var{m} (a struct from @code{attn_model}, @code{attn_family}
+## or @code{attn_toy}) alone, @code{attn_show (@var{m})} prints the model on
+## one screen: its configuration, vocabularies and parameter count, then
+## every array in model order with its path (@code{decoder.1.cross.W_Q}),
+## shape, number of parameters and norm.  The layers of a stack share a row
+## per array, e.g. @code{encoder.1-2.self.W_Q  32×32  2 × 1,024}, with the
+## norm of each layer.
+##
 ## With an output argument the text is returned instead of printed.
 ##
 ## @example
@@ -66,17 +74,29 @@ function s = attn_show (varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [pages, opts] = matrix_pages (varargin, inputname (1, false), "attn_show",
-                                struct ("decimals", 3, "width", 80, "last", false));
-  ## one titled table per page, a blank line between pages
-  tables = arrayfun (@(p) [p.title, "\n", format_table(p.M, p.rows, p.cols, opts.decimals, opts.width)],
-                     pages, "UniformOutput", false);
-  txt = strjoin (tables, "\n");
+  if (nargin == 1 && isstruct (varargin{1}) && isscalar (varargin{1})
+      && isfield (varargin{1}, "config") && isstruct (varargin{1}.config))
+    name = inputname (1, false);
+    txt = show_model (varargin{1}, merge (isvarname (name), name, "model"));
+  else
+    txt = show_matrix (varargin, inputname (1, false));
+  endif
   if (nargout > 0)
     s = txt;
   else
     printf ("%s", txt);
   endif
+endfunction
+
+function txt = show_matrix (args, argname)
+  [pages, opts] = matrix_pages (args, argname, "attn_show",
+                                {"decimals", 3, "integer [0, 16]";
+                                 "width", 80, "integer [1, Inf)";
+                                 "last", false, "flag"});
+  ## one titled table per page, a blank line between pages
+  tables = arrayfun (@(p) [p.title, "\n", format_table(p.M, p.rows, p.cols, opts.decimals, opts.width)],
+                     pages, "UniformOutput", false);
+  txt = strjoin (tables, "\n");
 endfunction
 
 %!shared M, s
@@ -168,6 +188,63 @@ endfunction
 %! t = attn_show ([1.5 2.5], "width", 3);
 %! assert (regexp (t, 'column (\d) of 2', "tokens"), {{"1"}, {"2"}});
 
+%!test
+%! ## a model on one screen; counts and norms against the arrays themselves
+%! c.src_vocab = attn_vocab ("the river bank");
+%! c.tgt_vocab = attn_vocab ("la rive");
+%! c.d = 8;  c.heads = 2;  c.d_ff = 12;  c.encoder_layers = 2;  c.decoder_layers = 2;
+%! net = attn_model (c);
+%! t = attn_show (net);
+%! lines = strsplit (strtrim (t), "\n");
+%! assert (numel (lines) <= 42);
+%! assert (strncmp (lines{1}, "net: family = encoder-decoder, d = 8, heads = 2", 47));
+%! [d, f, Vs, Vt, P] = deal (8, 12, numel (net.src_vocab.words), numel (net.tgt_vocab.words),
+%!                           net.config.max_len);
+%! enc = 4*d*d + d*f + f + f*d + d + 4*d;      # attention, FFN, two LayerNorms
+%! dec = 8*d*d + d*f + f + f*d + d + 6*d;
+%! total = (Vs + Vt + 2*P) * d + 2*enc + 2*dec + d*Vt + Vt;
+%! printed = regexp (t, '([\d,]+) parameters', "tokens", "once"){1};
+%! assert (str2double (strrep (printed, ",", "")), total);
+%! row = lines{find (strncmp (lines, "decoder.1-2.cross.W_K ", 22))};
+%! assert (strsplit (row), {"decoder.1-2.cross.W_K", "8×8", "2", "×", "64", ...
+%!                          sprintf("%.2f", norm (net.decoder(1).cross.W_K, "fro")), ...
+%!                          sprintf("%.2f", norm (net.decoder(2).cross.W_K, "fro"))});
+%! row = lines{find (strncmp (lines, "W_vocab ", 8))};
+%! assert (strsplit (row), {"W_vocab", sprintf("8×%d", Vt), num2str(d*Vt), ...
+%!                          sprintf("%.2f", norm (net.W_vocab, "fro"))});
+%! ## model order: embeddings, encoder, decoder, vocabulary head
+%! at = cellfun (@(p) find (strncmp (lines, p, numel (p)), 1),
+%!               {"src_embed", "tgt_pos", "encoder.1-2.self.W_Q", "encoder.1-2.ffn.W_1", ...
+%!                "decoder.1-2.self.W_Q", "decoder.1-2.cross.W_Q", "W_vocab", "b_vocab"});
+%! assert (issorted (at));
+%! assert (max (cellfun (@numel, lines)) <= 80);
+
+%!test
+%! ## one layer keeps its number; fixed sinusoidal positions are marked
+%! t = attn_show (attn_toy ("blackcat"));
+%! assert (! isempty (regexp (t, '\ndecoder\.1\.cross\.W_K +10×4 +40 +4\.00\n')));
+%! lm = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 8,
+%!                           "heads", 2, "layers", 6, "positions", "sinusoidal"));
+%! t = attn_show (lm);
+%! assert (! isempty (strfind (t, "tgt_pos (fixed)")));
+%! assert (! isempty (strfind (t, "src_vocab = tgt_vocab")));
+%! row = regexp (t, 'decoder\.1-6\.self\.W_Q +8×8 +6 × 64 +([\d.]+) to ([\d.]+)', "tokens"){1};
+%! n = arrayfun (@(L) norm (L.self.W_Q, "fro"), lm.decoder);
+%! assert (str2double (row), round (100 * [min(n), max(n)]) / 100, 1e-12);
+
+%!test
+%! ## a misspelled option is an option error, not row labels
+%! try
+%!   attn_show (eye (3), "decimls", 2);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:option");
+%!   assert (! isempty (strfind (err.message, "unknown option \"decimls\"")));
+%! end_try_catch
+%!error id=attention:option attn_show (eye (3), "a b c", "x y z", "decimls", 2)
+%!error id=attention:option attn_show (eye (3), "a b c", "x y z", "t", "widht", 2)
+%!error id=attention:option attn_show (eye (3), "decimals", -1)
+%!error id=attention:option attn_show (eye (3), "axes", "target")
 %!error <expected 3 labels, got 2> attn_show (eye (3), "a b")
 %!error id=attention:size attn_show (eye (3), {"a", "b"}, [])
 %!error id=attention:type attn_show ({1})

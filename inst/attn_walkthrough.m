@@ -13,11 +13,12 @@
 ## @item for each encoder layer: the self-attention @code{Q}, @code{K},
 ## @code{V}, @code{scores}, weights @code{A}, @code{message}, update
 ## @code{delta} and the rows after it (then the FFN update and the layer's
-## output when the model has them), and the encoded source;
+## output when the model has them);
+## @item the encoded source, which every cross-attention reads;
 ## @item the target rows of the prefix (e^tgt);
-## @item for each decoder layer: the masked self-attention, then the
-## cross-attention (query from the decoder, keys and values from the
-## encoded source), with the same matrices;
+## @item for each decoder layer: the masked self-attention,
+## @item then the cross-attention (query from the decoder, keys and values
+## from the encoded source), with the same matrices;
 ## @item the logits of the vocabulary head, the probabilities, and the token
 ## greedy decoding chooses.
 ## @end enumerate
@@ -47,8 +48,9 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
   if (nargin < 3)
     print_usage ();
   endif
-  opts = name_value (varargin, struct ("last", true, "decimals", 3, "width", 80),
-                     "attn_walkthrough");
+  opts = parse_options ("attn_walkthrough",
+                        {"last", true, "flag"; "decimals", 3, "integer [0, 16]";
+                         "width", 80, "integer [1, Inf)"}, varargin);
   tr = attn_forward (m, source, prefix);
   fmt = {"decimals", opts.decimals, "width", opts.width};
   show = @(path, last) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last));
@@ -64,21 +66,21 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
     block (show, name, "self", false);
     layer_rest (show, tr.encoder(l), name, false);
   endfor
-  heading ("2. The encoded source: keys and values of every cross-attention");
+  heading ("3. The encoded source: keys and values of every cross-attention");
   show ("encoded", false);
 
-  heading ("3. Target rows: token embedding + position (e^tgt)");
+  heading ("4. Target rows: token embedding + position (e^tgt)");
   show ("target_rows", false);
   for l = 1:numel (tr.decoder)
     name = sprintf ("decoder(%d)", l);
-    heading (sprintf ("4. Decoder layer %d: masked self-attention, row i reads rows j <= i", l));
+    heading (sprintf ("5. Decoder layer %d: masked self-attention, row i reads rows j <= i", l));
     block (show, name, "self", true);
-    heading (sprintf ("5. Decoder layer %d: cross-attention, the query from the decoder, keys and values from the encoded source", l));
+    heading (sprintf ("6. Decoder layer %d: cross-attention, the query from the decoder, keys and values from the encoded source", l));
     block (show, name, "cross", true);
     layer_rest (show, tr.decoder(l), name, true);
   endfor
 
-  heading ("6. Vocabulary head: logits = rows*W_vocab + b_vocab, then softmax");
+  heading ("7. Vocabulary head: logits = rows*W_vocab + b_vocab, then softmax");
   show ("logits", true);
   show ("probs", true);
   [p, best] = max (tr.probs(end,:,1));
@@ -204,4 +206,10 @@ endfunction
 %! assert (printed_row (o, "decoder(2).cross.A", "la"),
 %!         round (1000 * t2.decoder(2).cross.A(2,:,1)) / 1000);
 
-%!error id=attention:nargin attn_walkthrough (m, "the bank", "<bos>", "lst", true)
+%!test
+%! ## the sections are numbered 1, 2, ... in order, each number once per layer
+%! nums = cellfun (@(t) str2double (t{1}), regexp (out, '(?:^|\n)== (\d+)\.', "tokens"));
+%! assert (nums, 1:7);
+
+%!error id=attention:option attn_walkthrough (m, "the bank", "<bos>", "lst", true)
+%!error id=attention:option attn_walkthrough (m, "the bank", "<bos>", "decimals", 1.5)

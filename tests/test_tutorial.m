@@ -5,15 +5,15 @@
 ## The training run is shortened (fewer pairs, one epoch): what is checked
 ## is that the commands work, not how well the short run translates.
 
-%!function file = tutorial_file ()
+%!function file = tutorial_file (name = "tutorial.md")
 %!  here = fileparts (which ("attn_compare"));
-%!  for f = {fullfile(here, "doc", "tutorial.md"), fullfile(fileparts (here), "doc", "tutorial.md")}
+%!  for f = {fullfile(here, "doc", name), fullfile(fileparts (here), "doc", name)}
 %!    if (exist (f{1}, "file"))
 %!      file = f{1};
 %!      return;
 %!    endif
 %!  endfor
-%!  error ("doc/tutorial.md not found near %s", here);
+%!  error ("doc/%s not found near %s", name, here);
 %!endfunction
 
 %!function run_tutorial_code (code__)
@@ -46,3 +46,21 @@
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (dir, "s");
 %! end_unwind_protect
+
+%!test
+%! ## one black cat: make demo's step and grid are seed 004's numbers and
+%! ## those of attn_toy ("blackcat"), which the tutorial shows
+%! out = evalc ("run (tutorial_file (\"attention_demo.m\"))");
+%! w = str2double (strsplit (regexp (out, 'softmax weights +\[([^\]]*)\]', "tokens", "once"){1}));
+%! assert (w, [0.08 0.22 0.61 0.08]);             # seed 004's softmax row
+%! assert (! isempty (regexp (out, 'scores q\*K'' +\[0 2 4 0\]')));
+%! assert (isempty (strfind (out, "<end>")));
+%! [text, info] = attn_greedy (attn_toy ("blackcat"), "the black cat");
+%! assert (text, "le chat noir");
+%! for i = 1:numel (info.tokens)
+%!   row = regexp (out, ['\n +', regexptranslate("escape", info.tokens{i}), '((?: +[\d.]+){4})\n'],
+%!                 "tokens", "once");
+%!   assert (str2double (strsplit (strtrim (row{1}))), round (100 * info.A(i,:,1,1)) / 100);
+%! endfor
+%! ## the tutorial states the same row
+%! assert (! isempty (strfind (fileread (tutorial_file ()), "[0.08 0.22 0.61 0.08]")));

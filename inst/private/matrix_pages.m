@@ -5,76 +5,101 @@
 ## (@code{M [, rows, cols [, title]]} or @code{T, path}, then options);
 ## @var{argname} is the caller's @code{inputname (1, false)}: the title of a
 ## matrix given without one when it is a variable name, else @code{M};
-## @var{defaults} is the struct of the caller's own options and their
-## defaults; the options every caller shares (@code{rows}, @code{cols},
+## @var{spec} is the @code{parse_options} table of the caller's own options;
+## the options every caller shares (@code{rows}, @code{cols},
 ## @code{title}, @code{axes}, @code{head}, @code{batch}) are added here, and
 ## @var{opts} holds them all.  Each page has @code{M}, @code{title} (name,
 ## shape and axes, page), @code{short} (name and page), @code{rows},
-## @code{cols}.  A trace path gets the axes and labels of
-## its block kind (seed 004's table) and the trace's token lists.
+## @code{cols}, @code{axes} (the two axis names, or @{@}).  A trace path
+## gets the axes and labels of its block kind (seed 004's table) and the
+## trace's token lists.
 ## @end deftypefn
 
-function [pages, opts] = matrix_pages (args, argname, caller, defaults)
-  for [v, k] = struct ("rows", {{}}, "cols", {{}}, "title", "", "axes", {{}}, "head", [], "batch", [])
-    defaults.(k) = v;
-  endfor
+function [pages, opts] = matrix_pages (args, argname, caller, spec)
+  spec = [spec; {"rows", {}, "any"; "cols", {}, "any"; "title", "", "text";
+                 "axes", {}, "any"; "head", [], "integer [1, Inf)";
+                 "batch", [], "integer [1, Inf)"}];
   if (isstruct (args{1}))
     if (numel (args) < 2 || ! ischar (args{2}))
       error ("attention:type", "%s: FIELD: expected a field path string after the trace struct", caller);
     endif
-    [opts, rest] = parse_options (args(3:end), caller, defaults);
+    opts = parse_options (caller, spec, args(3:end));
+    check_axes (opts.axes, caller);
     src = trace_source (args{1}, args{2}, opts, caller);
   else
     M = args{1};
     if (! (isnumeric (M) || islogical (M)) || ! isreal (M))
       error ("attention:type", "%s: M: expected a real numeric array, got %s", caller, class (M));
     endif
-    k = 2;
-    lab = {[], []};
-    while (k <= numel (args) && k <= 3 && ! is_option (args{k}, defaults))
-      lab{k-1} = args{k};
-      k++;
-    endwhile
-    if (k == 4 && k <= numel (args) && ischar (args{k}) && ! is_option (args{k}, defaults))
-      ttl = args{k};
-      k++;
+    p = positional_count (args, size (M), spec(:,1));
+    lab = [args(2:min (p, 2) + 1), {[], []}](1:2);
+    if (p == 3)
+      ttl = args{4};
     elseif (isvarname (argname))
       ttl = argname;
     else
       ttl = "M";
     endif
-    [opts, rest] = parse_options (args(k:end), caller, defaults);
+    opts = parse_options (caller, spec, args(p+2:end));
+    check_axes (opts.axes, caller);
     src = struct ("M", double (M), "name", ttl, "rows", {lab(1)}, "cols", {lab(2)},
                   "axes", {{}}, "pagename", "plain", "colheads", 1);
-  endif
-  if (! isempty (rest))
-    error ("attention:nargin", "%s: unexpected argument %d", caller, numel (args) - numel (rest) + 1);
   endif
   pages = make_pages (src, opts, caller);
 endfunction
 
-function tf = is_option (a, defaults)
-  tf = ischar (a) && any (strcmpi (a, fieldnames (defaults)));
+## How many of ARGS(2:4) are row labels, column labels and title: the most
+## whose label counts fit the matrix of size SZ, else the most that could be
+## (as_labels then names the count); never an option name.  A misspelled
+## option ("decimls", 2) is then left to parse_options.
+function p = positional_count (args, sz, names)
+  fits = [];
+  cands = [];
+  for k = 0:min (3, numel (args) - 1)
+    rest = args(k+2:end);
+    if (k > 0)
+      a = args{k+1};
+      if (ischar (a) && any (strcmpi (a, names)))
+        break;
+      endif
+      if (k == 3)
+        ok = ischar (a) && rows (a) <= 1;
+      else
+        ok = isempty (a) || ischar (a) || iscellstr (a) || (isnumeric (a) && isvector (a));
+      endif
+      if (! ok)
+        break;
+      endif
+    endif
+    if (mod (numel (rest), 2) != 0 || (! isempty (rest) && ! ischar (rest{1}))
+        || (k == 0 && ! isempty (rest) && ! isvarname (rest{1})))
+      continue;
+    endif
+    cands(end+1) = k;
+    if (all (arrayfun (@(j) label_count_fits (args{j+1}, sz(j)), 1:min (k, 2))))
+      fits(end+1) = k;
+    endif
+  endfor
+  p = max ([fits, -1]);
+  if (p < 0)
+    p = max ([cands, 0]);
+  endif
 endfunction
 
-## Name, value pairs at the start of ARGS over OPTS; REST from the first
-## argument that names no option.
-function [opts, rest] = parse_options (args, caller, opts)
-  rest = {};
-  k = 1;
-  while (k <= numel (args))
-    if (! is_option (args{k}, opts))
-      rest = args(k:end);
-      return;
-    elseif (k == numel (args))
-      error ("attention:nargin", "%s: option \"%s\" needs a value", caller, args{k});
-    endif
-    opts.(lower (args{k})) = args{k+1};
-    k += 2;
-  endwhile
-  if (isfield (opts, "decimals")
-      && ! (isscalar (opts.decimals) && opts.decimals >= 0 && opts.decimals == fix (opts.decimals)))
-    error ("attention:type", "%s: \"decimals\": expected a non-negative integer", caller);
+function tf = label_count_fits (a, n)
+  if (isempty (a))
+    tf = true;
+  elseif (ischar (a))
+    tf = numel (strsplit (strtrim (a))) == n;
+  else
+    tf = numel (a) == n;
+  endif
+endfunction
+
+function check_axes (ax, caller)
+  if (! isempty (ax) && ! (iscellstr (ax) && numel (ax) == 2))
+    error ("attention:option", "%s: option \"axes\" must be two strings, e.g. {\"target\", \"source\"}, got %s",
+           caller, disp_arg (ax));
   endif
 endfunction
 
@@ -124,7 +149,7 @@ function pages = make_pages (src, opts, caller)
   else
     shape = sprintf ("(%s: %s × %s)", shape, src.axes{:});
   endif
-  pages = struct ("M", {}, "title", {}, "short", {}, "rows", {}, "cols", {});
+  pages = struct ("M", {}, "title", {}, "short", {}, "rows", {}, "cols", {}, "axes", {});
   for p = find (sel)'
     pagetitle = [src.name, "  ", shape];
     short = src.name;
@@ -134,7 +159,7 @@ function pages = make_pages (src, opts, caller)
       short = [short, "  ", which];
     endif
     pages(end+1) = struct ("M", M(keep,:,p), "title", pagetitle, "short", short,
-                           "rows", {rows(keep)}, "cols", {cols});
+                           "rows", {rows(keep)}, "cols", {cols}, "axes", {src.axes});
   endfor
 endfunction
 
