@@ -313,6 +313,21 @@ static void unstack_rows(attn_int n, attn_int cols, attn_int batch,
                    (size_t) n * sizeof(double));
 }
 
+/* Y (rows x cols x items) = the items of X_s (rows*items x inner, stacked)
+ * times W (inner x cols), as one product.  With several items the product
+ * goes to buf (rows*items x cols) and is laid out in Y; with one it goes
+ * to Y itself. */
+static void rows_times(attn_int rows, attn_int cols, attn_int inner,
+                       attn_int items, const double *X_s, const double *W,
+                       double *buf, double *Y)
+{
+    double *P = items > 1 ? buf : Y;
+    gemm('N', 'N', rows * items, cols, inner, 1.0, X_s, rows * items, W,
+         inner, 0.0, P, rows * items);
+    if (items > 1)
+        unstack_rows(rows, cols, items, P, Y);
+}
+
 static attn_int max3(attn_int a, attn_int b, attn_int c)
 {
     attn_int x = a > b ? a : b;
@@ -368,18 +383,9 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
     }
 
     /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V over every row at once */
-    double *Q = stacked ? proj : t->Q;
-    gemm('N', 'N', nB, hk, d, 1.0, X_q, nB, w->W_Q, d, 0.0, Q, nB);
-    if (stacked)
-        unstack_rows(n, hk, items, Q, t->Q);
-    double *K = stacked ? proj : t->K;
-    gemm('N', 'N', mB, hk, d_src, 1.0, X_kv, mB, w->W_K, d_src, 0.0, K, mB);
-    if (stacked)
-        unstack_rows(m, hk, items, K, t->K);
-    double *V = stacked ? proj : t->V;
-    gemm('N', 'N', mB, hv, d_src, 1.0, X_kv, mB, w->W_V, d_src, 0.0, V, mB);
-    if (stacked)
-        unstack_rows(m, hv, items, V, t->V);
+    rows_times(n, hk, d, items, X_q, w->W_Q, proj, t->Q);
+    rows_times(m, hk, d_src, items, X_kv, w->W_K, proj, t->K);
+    rows_times(m, hv, d_src, items, X_kv, w->W_V, proj, t->V);
     if (!all_finite(nB, hk, t->Q, nB) || !all_finite(mB, hk, t->K, mB)
         || !all_finite(mB, hv, t->V, mB))
         status = ATTN_ERR_OVERFLOW;
@@ -406,10 +412,7 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
         unstack_rows(n, hv, items, message, t->message);
 
     /* delta = message * W_O;  out = X_q + delta (the residual stream) */
-    double *delta = stacked ? delta_s : t->delta;
-    gemm('N', 'N', nB, d, hv, 1.0, message, nB, w->W_O, hv, 0.0, delta, nB);
-    if (stacked)
-        unstack_rows(n, d, items, delta, t->delta);
+    rows_times(n, d, hv, items, message, w->W_O, delta_s, t->delta);
     for (attn_int i = 0; i < nB * d; i++)
         t->out[i] = Xq[i] + t->delta[i];
     if (!all_finite(nB, d, t->out, nB))
