@@ -6,7 +6,8 @@
 ## @var{state} is @code{[]} at the first step, then the struct returned by
 ## the previous call: @code{t} (steps taken), @code{m} and @code{v} (first
 ## and second moment estimates: one column holding every array of @var{G},
-## depth first in field order).  For each array
+## depth first in field order).  The step is one fused pass over the
+## arrays (@code{attn_step}).  For each array
 ## with gradient g:
 ## @display
 ## m_t = beta1*m + (1-beta1)*g,   v_t = beta2*v + (1-beta2)*g.^2
@@ -24,7 +25,7 @@
 ##   @result{} ans = 1
 ## @end group
 ## @end example
-## @seealso{attn_sgd, attn_clip, attn_train}
+## @seealso{attn_sgd, attn_clip, attn_train, attn_step}
 ## @end deftypefn
 
 function [m, state] = attn_adam (m, G, state, varargin)
@@ -41,7 +42,19 @@ function [m, state] = attn_adam (m, G, state, varargin)
            "attn_adam: STATE must be [] or the state a previous call returned, got %s",
            disp_arg (state));
   endif
-  [m, state] = adam_update (m, G, state, o);
+  if (isempty (state))
+    state = struct ("t", 0, "m", [], "v", []);
+  endif
+  t = state.t + 1;
+  try
+    [m, state.m, state.v] = attn_step (m, G, o.lr, state.m, state.v, o.beta1, o.beta2,
+                                       o.epsilon, t);
+  catch err
+    error ("attention:type",
+           "attn_adam: STATE must be [] or the state a previous call with gradients of this layout returned (%s)",
+           err.message);
+  end_try_catch
+  state.t = t;
 endfunction
 
 %!test

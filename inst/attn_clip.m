@@ -30,8 +30,23 @@ function [G, total] = attn_clip (G, max_norm)
   g = tree_flat (G);
   total = norm (g);
   if (total > max_norm)
-    G = tree_add (G, G, g * (max_norm / total), "set");
+    G = scaled (G, max_norm / total);
   endif
+endfunction
+
+## every numeric array of the struct G times s (struct arrays element by
+## element)
+function G = scaled (G, s)
+  for k = 1:numel (G)
+    for n = fieldnames (G)'
+      x = G(k).(n{1});
+      if (isstruct (x))
+        G(k).(n{1}) = scaled (x, s);
+      else
+        G(k).(n{1}) = x * s;
+      endif
+    endfor
+  endfor
 endfunction
 
 %!test

@@ -3,7 +3,7 @@
 ## One step of gradient descent: every learned array of @var{m} moves by
 ## -@var{lr} times its gradient in @var{G} (the layout @code{attn_loss}
 ## returns).  Arrays without a gradient (config, vocabularies, heads) are
-## left alone.
+## left alone.  The step is one fused pass (@code{attn_step}).
 ##
 ## @example
 ## @group
@@ -14,7 +14,7 @@
 ##   @result{} ans = 1
 ## @end group
 ## @end example
-## @seealso{attn_adam, attn_clip, attn_loss, attn_train}
+## @seealso{attn_adam, attn_clip, attn_loss, attn_train, attn_step}
 ## @end deftypefn
 
 function m = attn_sgd (m, G, lr)
@@ -25,7 +25,7 @@ function m = attn_sgd (m, G, lr)
     error ("attention:type", "attn_sgd: LR must be a real finite scalar, got %s", disp_arg (lr));
   endif
   check_model (m, "attn_sgd", G);
-  m = tree_add (m, G, -lr * tree_flat (G));
+  m = attn_step (m, G, lr);
 endfunction
 
 %!test

@@ -1,0 +1,313 @@
+/* attn_step: MEX gateway for one fused optimiser step; help in attn_step.m.
+ *   m = attn_step (m, G, lr)                                     SGD
+ *   [m, mom, vel] = attn_step (m, G, lr, mom, vel, beta1, beta2, epsilon, t)
+ * The learned arrays are the numeric leaves of the gradient struct G, depth
+ * first in field order (struct arrays element by element): the order of
+ * mom and vel.  Each leaf is read, updated and written in one pass; the
+ * rest of m (config, vocabularies, arrays without a gradient) is copied. */
+#include "gateway.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the arithmetic: plain arrays, no mxArray ---------------------- */
+
+/* w_out[i] = w[i] + (-lr) * g[i]  (n doubles each; the spelling of
+ * attn_sgd's w + (-lr*g), so bit for bit the same) */
+static void sgd_update(attn_int n, const double *w, const double *g,
+                       double lr, double *w_out)
+{
+    const double step = -lr;
+    for (attn_int i = 0; i < n; i++)
+        w_out[i] = w[i] + step * g[i];
+}
+
+typedef struct {
+    double lr, beta1, beta2, epsilon;
+    double bias1, bias2;   /* 1 - beta1^t, 1 - beta2^t */
+} adam_hyper;
+
+/* One Adam step on n parameters, in the order of operations of
+ * attn_adam's formula: m = b1*m + (1-b1)*g, v = b2*v + (1-b2)*g.^2,
+ * w += (-lr * m/bias1) ./ (sqrt (v/bias2) + epsilon).  w, mo, ve, g: n
+ * doubles in; w_out, mo_out, ve_out: n doubles out. */
+static void adam_update(attn_int n, const double *w, const double *mo,
+                        const double *ve, const double *g,
+                        const adam_hyper *h, double *w_out, double *mo_out,
+                        double *ve_out)
+{
+    const double c1 = 1.0 - h->beta1, c2 = 1.0 - h->beta2, step = -h->lr;
+    for (attn_int i = 0; i < n; i++) {
+        const double m = h->beta1 * mo[i] + c1 * g[i];
+        const double v = h->beta2 * ve[i] + c2 * (g[i] * g[i]);
+        mo_out[i] = m;
+        ve_out[i] = v;
+        w_out[i] = w[i] + (step * (m / h->bias1))
+                              / (sqrt(v / h->bias2) + h->epsilon);
+    }
+}
+
+/* ---- the walk over m and G ----------------------------------------- */
+
+typedef struct {
+    int adam;
+    adam_hyper h;
+    double lr;
+    const double *mo, *ve;   /* total doubles each, NULL for zeros */
+    double *mo_out, *ve_out; /* total doubles each */
+    attn_int at;             /* leaves done so far: the offset in mo, ve */
+    attn_int total;          /* numel of mo and vel (Adam) */
+} step_state;
+
+/* path grows as the walk descends: "decoder(1).cross.W_Q" */
+enum { PATH_LEN = 256 };
+
+static int same_size(const mxArray *a, const mxArray *b)
+{
+    const mwSize na = mxGetNumberOfDimensions(a);
+    if (na != mxGetNumberOfDimensions(b))
+        return 0;
+    return memcmp(mxGetDimensions(a), mxGetDimensions(b),
+                  (size_t) na * sizeof(mwSize)) == 0;
+}
+
+static int real_double(const mxArray *a)
+{
+    return mxIsDouble(a) && !mxIsComplex(a) && !mxIsSparse(a);
+}
+
+/* A deep copy of an array without a gradient (config, vocabularies, a
+ * block's heads): structs, cells, double, logical and char arrays are
+ * copied here, anything else by Octave. */
+static mxArray *copy_plain(const mxArray *a)
+{
+    const mwSize nd = mxGetNumberOfDimensions(a);
+    const mwSize *dims = mxGetDimensions(a);
+    const size_t n = mxGetNumberOfElements(a);
+    mxArray *c;
+    if (mxIsStruct(a)) {
+        const int nf = mxGetNumberOfFields(a);
+        const char **names = mxCalloc((size_t) nf + 1, sizeof *names);
+        for (int i = 0; i < nf; i++)
+            names[i] = mxGetFieldNameByNumber(a, i);
+        c = mxCreateStructArray(nd, dims, nf, names);
+        mxFree(names);
+        for (size_t k = 0; k < n; k++)
+            for (int i = 0; i < nf; i++) {
+                const mxArray *x = mxGetFieldByNumber(a, k, i);
+                if (x != NULL)
+                    mxSetFieldByNumber(c, k, i, copy_plain(x));
+            }
+    } else if (mxIsCell(a)) {
+        c = mxCreateCellArray(nd, dims);
+        for (size_t k = 0; k < n; k++) {
+            const mxArray *x = mxGetCell(a, k);
+            if (x != NULL)
+                mxSetCell(c, k, copy_plain(x));
+        }
+    } else if (real_double(a)) {
+        c = mxCreateUninitNumericArray(nd, (mwSize *) dims, mxDOUBLE_CLASS,
+                                       mxREAL);
+        if (n > 0)
+            memcpy(mxGetDoubles(c), mxGetDoubles(a), n * sizeof(double));
+    } else if (mxIsLogical(a)) {
+        c = mxCreateLogicalArray(nd, dims);
+        if (n > 0)
+            memcpy(mxGetLogicals(c), mxGetLogicals(a), n * sizeof(mxLogical));
+    } else if (mxIsChar(a)) {
+        c = mxCreateCharArray(nd, dims);
+        if (n > 0)
+            memcpy(mxGetChars(c), mxGetChars(a), n * sizeof(mxChar));
+    } else {
+        c = mxDuplicateArray(a);
+    }
+    return c;
+}
+
+/* The new value of a leaf w of m with gradient g at path. */
+static mxArray *step_leaf(const mxArray *w, const mxArray *g,
+                          const char *path, step_state *st)
+{
+    if (!real_double(g))
+        mexErrMsgIdAndTxt("attention:type",
+                          "G.%s must be a real double array (a gradient)",
+                          path);
+    if (w == NULL || !real_double(w) || !same_size(w, g))
+        mexErrMsgIdAndTxt("attention:type",
+                          "G.%s must be the gradient of an array M.%s of "
+                          "its size (real double)", path, path);
+    const attn_int n = (attn_int) mxGetNumberOfElements(g);
+    mxArray *out = mxCreateUninitNumericArray(
+        mxGetNumberOfDimensions(w), (mwSize *) mxGetDimensions(w),
+        mxDOUBLE_CLASS, mxREAL);
+    if (n == 0)
+        return out;
+    if (!st->adam) {
+        sgd_update(n, mxGetDoubles(w), mxGetDoubles(g), st->lr,
+                   mxGetDoubles(out));
+        return out;
+    }
+    if (st->at + n > st->total)
+        mexErrMsgIdAndTxt("attention:size",
+                          "mom and vel must hold one entry per gradient "
+                          "entry (%ld); G has more", (long) st->total);
+    if (st->mo == NULL) {
+        /* first step: the moments start at zero */
+        memset(st->mo_out + st->at, 0, (size_t) n * sizeof(double));
+        memset(st->ve_out + st->at, 0, (size_t) n * sizeof(double));
+        adam_update(n, mxGetDoubles(w), st->mo_out + st->at,
+                    st->ve_out + st->at, mxGetDoubles(g), &st->h,
+                    mxGetDoubles(out), st->mo_out + st->at,
+                    st->ve_out + st->at);
+    } else {
+        adam_update(n, mxGetDoubles(w), st->mo + st->at, st->ve + st->at,
+                    mxGetDoubles(g), &st->h, mxGetDoubles(out),
+                    st->mo_out + st->at, st->ve_out + st->at);
+    }
+    st->at += n;
+    return out;
+}
+
+/* m's struct (array) ms after the step with the gradient struct gs: the
+ * same fields and size; fields G has are stepped, the others copied. */
+static mxArray *step_struct(const mxArray *ms, const mxArray *gs,
+                            char *path, step_state *st);
+
+static mxArray *step_value(const mxArray *w, const mxArray *g, char *path,
+                           step_state *st)
+{
+    if (mxIsStruct(g))
+        return step_struct(w, g, path, st);
+    return step_leaf(w, g, path, st);
+}
+
+static mxArray *step_struct(const mxArray *ms, const mxArray *gs,
+                            char *path, step_state *st)
+{
+    const size_t len = strlen(path);
+    const size_t count = mxGetNumberOfElements(gs);
+    if (ms == NULL || !mxIsStruct(ms) || mxGetNumberOfElements(ms) != count)
+        mexErrMsgIdAndTxt("attention:type",
+                          "G.%s must be the gradient of a struct M.%s of %ld "
+                          "elements", path, path, (long) count);
+    const int nf = mxGetNumberOfFields(ms), ng = mxGetNumberOfFields(gs);
+    for (int j = 0; j < ng; j++)
+        if (mxGetFieldNumber(ms, mxGetFieldNameByNumber(gs, j)) < 0)
+            mexErrMsgIdAndTxt("attention:type",
+                              "G.%s%s%s has no array in M", path,
+                              len ? "." : "", mxGetFieldNameByNumber(gs, j));
+    const char **names = mxCalloc((size_t) nf + 1, sizeof *names);
+    for (int i = 0; i < nf; i++)
+        names[i] = mxGetFieldNameByNumber(ms, i);
+    mxArray *out = mxCreateStructArray(mxGetNumberOfDimensions(ms),
+                                       mxGetDimensions(ms), nf, names);
+    /* elements, then fields in G's order: the order of mom and vel */
+    for (size_t k = 0; k < count; k++) {
+        for (int j = 0; j < ng; j++) {
+            const char *name = mxGetFieldNameByNumber(gs, j);
+            if (count > 1)
+                snprintf(path + len, PATH_LEN - len, "(%ld).%s",
+                         (long) k + 1, name);
+            else
+                snprintf(path + len, PATH_LEN - len, "%s%s",
+                         len ? "." : "", name);
+            mxSetField(out, k, name,
+                       step_value(mxGetField(ms, k, name),
+                                  mxGetField(gs, k, name), path, st));
+            path[len] = '\0';
+        }
+        for (int i = 0; i < nf; i++)
+            if (mxGetFieldNumber(gs, names[i]) < 0) {
+                const mxArray *x = mxGetFieldByNumber(ms, k, i);
+                if (x != NULL)
+                    mxSetFieldByNumber(out, k, i, copy_plain(x));
+            }
+    }
+    mxFree(names);
+    return out;
+}
+
+static double scalar_arg(const mxArray *a, const char *name)
+{
+    if (!real_double(a) || mxGetNumberOfElements(a) != 1)
+        mexErrMsgIdAndTxt("attention:type", "%s must be a real scalar",
+                          name);
+    return mxGetScalar(a);
+}
+
+/* mom or vel: [] or a real double column of total entries */
+static const double *moment_arg(const mxArray *a, const char *name,
+                                attn_int total)
+{
+    if (mxIsEmpty(a) && mxIsDouble(a))
+        return NULL;
+    if (!real_double(a) || mxGetN(a) != 1
+        || (attn_int) mxGetM(a) != total)
+        mexErrMsgIdAndTxt("attention:size",
+                          "%s must be [] or a real column of %ld entries "
+                          "(one per gradient entry)", name, (long) total);
+    return mxGetDoubles(a);
+}
+
+/* entries of the numeric leaves of a gradient struct */
+static attn_int count_leaves(const mxArray *g)
+{
+    if (!mxIsStruct(g))
+        return (attn_int) mxGetNumberOfElements(g);
+    attn_int n = 0;
+    const size_t count = mxGetNumberOfElements(g);
+    const int nf = mxGetNumberOfFields(g);
+    for (size_t k = 0; k < count; k++)
+        for (int i = 0; i < nf; i++) {
+            const mxArray *x = mxGetFieldByNumber(g, k, i);
+            if (x != NULL)
+                n += count_leaves(x);
+        }
+    return n;
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    if (nrhs != 3 && nrhs != 9)
+        mexErrMsgIdAndTxt("attention:nargin",
+                          "expects 3 (SGD) or 9 (Adam) input arguments; "
+                          "got %d", nrhs);
+    gw_nargs(nlhs, nrhs, 3, 9, nrhs == 3 ? 1 : 3);
+    const mxArray *m = prhs[0], *G = prhs[1];
+    if (!mxIsStruct(m) || mxGetNumberOfElements(m) != 1)
+        mexErrMsgIdAndTxt("attention:type", "M must be a scalar struct");
+    if (!mxIsStruct(G) || mxGetNumberOfElements(G) != 1)
+        mexErrMsgIdAndTxt("attention:type",
+                          "G must be a scalar struct of gradients");
+    step_state st;
+    memset(&st, 0, sizeof st);
+    st.lr = scalar_arg(prhs[2], "lr");
+    if (nrhs == 9) {
+        st.adam = 1;
+        st.h.lr = st.lr;
+        st.h.beta1 = scalar_arg(prhs[5], "beta1");
+        st.h.beta2 = scalar_arg(prhs[6], "beta2");
+        st.h.epsilon = scalar_arg(prhs[7], "epsilon");
+        const double t = scalar_arg(prhs[8], "t");
+        if (!(t >= 1.0) || t != floor(t))
+            mexErrMsgIdAndTxt("attention:type",
+                              "t must be the step count, an integer >= 1");
+        st.h.bias1 = 1.0 - pow(st.h.beta1, t);
+        st.h.bias2 = 1.0 - pow(st.h.beta2, t);
+        st.total = count_leaves(G);
+        st.mo = moment_arg(prhs[3], "mom", st.total);
+        st.ve = moment_arg(prhs[4], "vel", st.total);
+        if ((st.mo == NULL) != (st.ve == NULL))
+            mexErrMsgIdAndTxt("attention:size",
+                              "mom and vel must both be [] or both hold "
+                              "the moments");
+        gw_fits_memory(2.0 * (double) st.total);
+        plhs[1] = gw_new_double(2, (attn_int[]) { st.total, 1 });
+        plhs[2] = gw_new_double(2, (attn_int[]) { st.total, 1 });
+        st.mo_out = mxGetDoubles(plhs[1]);
+        st.ve_out = mxGetDoubles(plhs[2]);
+    }
+    char path[PATH_LEN] = "";
+    plhs[0] = step_struct(m, G, path, &st);
+}
