@@ -48,62 +48,370 @@ function [m, history] = attn_train (m, corpus, varargin)
                       "clip", Inf, "real (0, Inf]";
                       "label_smoothing", 0, "real [0, 1)";
                       "shuffle", true, "flag";
+                      "bucket", false, "flag";
                       "seed", 0, "integer [0, 4294967295]";
+                      "checkpoint", "", "text";
+                      "checkpoint_every", 100, "integer [1, Inf]";
                       "verbose", true, "flag"}, varargin);
   check_model (m, "attn_train");
   [sources, targets] = corpus_pairs (corpus);
-  ## encode once; attn_batch keeps ids as they are
-  sources = sentences_ids (m.src_vocab, sources, "source", "attn_train");
-  targets = sentences_ids (m.tgt_vocab, targets, "target", "attn_train");
+  ## the corpus encoded and padded once; each step slices its columns
+  data = model_batch (m, sources, targets, "attn_train");
+  check_lengths (m, data, "attn_train");
+  lengths = column_lengths (m, data);
   N = numel (sources);
   steps = ceil (N / o.batch_size);
-  history = struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
-                    "tokens_per_s", zeros (1, 0), "seconds", 0);
   old = rand ("state");
   rand ("state", o.seed);
+  run = struct ("m", m, "t", 0, "mom", [], "vel", [], "epoch", 1, "step", 0,
+                "order", 1:N, "rand", rand ("state"), "total", 0, "tokens", 0,
+                "epoch_seconds", 0,
+                "history", struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
+                                   "tokens_per_s", zeros (1, 0), "seconds", 0,
+                                   "diverged", 0));
+  rand ("state", old);
+  saving = ! isempty (o.checkpoint);
+  if (saving)
+    ## the options and corpus a checkpoint must have been written with
+    o.fingerprint = corpus_fingerprint (data);
+    if (exist (o.checkpoint, "file"))
+      run = checkpoint_read (o.checkpoint, run, o, N, steps);
+    else
+      checkpoint_write (o.checkpoint, run, o, 0, 0);   # refuses a model or file it cannot save
+    endif
+  endif
+  limit = diverge_limit (run.history, m);
+  done = false;
+  failed = false;
+  start = tic ();
+  t0 = tic ();
   unwind_protect
-    order = 1:N;
-    adam = [];
-    start = tic ();
-    for epoch = 1:o.epochs
-      if (o.shuffle)
-        order = randperm (N);
-      endif
-      t0 = tic ();
-      total = 0;
-      tokens = 0;
-      for s = 1:steps
-        pick = order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N));
-        batch = model_batch (m, sources(pick), targets(pick), "attn_train");
-        [loss, G] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);  # the step's one model check
-        if (isfinite (o.clip))
-          G = attn_clip (G, o.clip);
+    try
+      while (run.epoch <= o.epochs && ! run.history.diverged)
+        if (run.step == 0)
+          next = run;
+          [next.order, next.rand] = epoch_order (run.rand, lengths, o);
+          [next.total, next.tokens, next.epoch_seconds] = deal (0);
+          run = next;
+          t0 = tic ();
         endif
-        if (strcmp (o.optimizer, "adam"))
-          [m, adam] = adam_update (m, G, adam, o);
-        else
-          m = tree_add (m, G, -o.lr * tree_flat (G));
+        while (run.step < steps)
+          s = run.step + 1;
+          batch = batch_slice (data, lengths,
+                               run.order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N)));
+          [loss, G] = step_loss (run.m, batch, o);
+          if (isempty (limit))
+            limit = diverge_limit (struct ("loss", loss), m);
+          endif
+          next = run;
+          next.history.loss(end+1) = loss;
+          if (! (loss <= limit))             # NaN, Inf or exploding
+            next.history.diverged = numel (next.history.loss);
+            run = next;
+            break;
+          endif
+          if (isfinite (o.clip))
+            G = attn_clip (G, o.clip);
+          endif
+          next.t = run.t + 1;
+          if (strcmp (o.optimizer, "adam"))
+            [next.m, next.mom, next.vel] = attn_step (run.m, G, o.lr, run.mom, run.vel,
+                                                      o.beta1, o.beta2, o.epsilon, next.t);
+          else
+            next.m = attn_step (run.m, G, o.lr);
+          endif
+          n = nnz (batch.tgt_allow);
+          next.total = run.total + loss * n;
+          next.tokens = run.tokens + n;
+          next.step = s;
+          run = next;                        # one assignment: an interrupt keeps whole steps
+          if (saving && mod (run.t, o.checkpoint_every) == 0)
+            checkpoint_write (o.checkpoint, run, o, toc (t0), toc (start));
+          endif
+        endwhile
+        if (run.history.diverged)
+          break;
         endif
-        history.loss(end+1) = loss;
-        n = nnz (batch.tgt_allow);
-        total += loss * n;
-        tokens += n;
-      endfor
-      seconds = toc (t0);
-      history.epoch_loss(end+1) = total / tokens;
-      history.tokens_per_s(end+1) = tokens / seconds;
-      if (o.verbose)
-        left = toc (start) / epoch * (o.epochs - epoch);
-        printf ("epoch %d/%d  loss %.4f  %.0f tokens/s  time left %d:%02d\n", epoch,
-                o.epochs, history.epoch_loss(end), history.tokens_per_s(end),
-                floor (left / 60), round (mod (left, 60)));
-        fflush (stdout);
-      endif
-    endfor
-    history.seconds = toc (start);
+        next = run;
+        seconds = run.epoch_seconds + toc (t0);
+        next.history.epoch_loss(end+1) = run.total / run.tokens;
+        next.history.tokens_per_s(end+1) = run.tokens / seconds;
+        next.epoch = run.epoch + 1;
+        next.step = 0;
+        run = next;
+        if (o.verbose)
+          left = toc (start) / (run.epoch - 1) * (o.epochs - run.epoch + 1);
+          printf ("epoch %d/%d  loss %.4f  %.0f tokens/s  time left %d:%02d\n", run.epoch - 1,
+                  o.epochs, run.history.epoch_loss(end), run.history.tokens_per_s(end),
+                  floor (left / 60), round (mod (left, 60)));
+          fflush (stdout);
+        endif
+      endwhile
+    catch err
+      failed = true;
+      rethrow (err);
+    end_try_catch
+    done = true;
   unwind_protect_cleanup
-    rand ("state", old);
+    if (saving && (done || run.t > 0))
+      checkpoint_write (o.checkpoint, run, o, toc (t0), toc (start));
+    endif
+    if (! done && ! failed)
+      interrupted (run, steps, o);
+    endif
   end_unwind_protect
+  m = run.m;
+  history = run.history;
+  history.seconds += toc (start);
+  if (history.diverged)
+    warning ("attention:diverged",
+             "attn_train: the loss diverged at step %d (epoch %d, loss %g) with lr %g; training stopped and the model before that step is returned%s; try a smaller lr",
+             history.diverged, run.epoch, history.loss(end), o.lr,
+             ifelse_text (saving, [" and saved in " o.checkpoint]));
+  endif
+endfunction
+
+## [loss, G] = attn_loss on one batch; a kernel overflow (huge weights) is
+## a diverged step: loss Inf
+function [loss, G] = step_loss (m, batch, o)
+  try
+    [loss, G] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);  # the step's one model check
+  catch err
+    if (! strcmp (err.identifier, "attention:overflow"))
+      rethrow (err);
+    endif
+    loss = Inf;
+    G = [];
+  end_try_catch
+endfunction
+
+## The divergence rule: a loss above 1000 × max (first loss, log V) or not
+## finite.  [] until the run has a first loss.
+function limit = diverge_limit (history, m)
+  limit = [];
+  if (! isempty (history.loss))
+    limit = 1e3 * max (history.loss(1), log (numel (m.tgt_vocab.words)));
+  endif
+endfunction
+
+## what Ctrl-C leaves the user: where it stopped, and how to keep progress
+function interrupted (run, steps, o)
+  if (isempty (o.checkpoint))
+    fprintf (stderr, ["attn_train: interrupted in epoch %d at step %d of %d; the progress is lost.  ", ...
+                      "To keep it next time, give a checkpoint file: attn_train (m, corpus, ..., ", ...
+                      "\"checkpoint\", \"run.safetensors\"); the same call continues from it.\n"],
+             run.epoch, run.step, steps);
+  else
+    fprintf (stderr, ["attn_train: interrupted in epoch %d at step %d of %d (%d steps in all); saved in %s: ", ...
+                      "call attn_train again with the same options and checkpoint to continue.\n"],
+             run.epoch, run.step, steps, run.t, o.checkpoint);
+  endif
+endfunction
+
+function s = ifelse_text (yes, text)
+  s = "";
+  if (yes)
+    s = text;
+  endif
+endfunction
+
+## per column of the padded corpus: the rows its source and its target
+## fields take (the token classifier's labels follow the source)
+function L = column_lengths (m, data)
+  L.src = sum (data.src_allow, 1);
+  L.tgt = sum (data.tgt_allow, 1);
+  if (strcmp (m.config.family, "encoder-token"))
+    L.tgt = L.src;
+  endif
+endfunction
+
+## the batch of columns pick of the padded corpus: model_batch's batch of
+## those pairs (each field cut to the batch's longest, at least 1 row)
+function b = batch_slice (data, L, pick)
+  ns = min (rows (data.src), max ([L.src(pick), 1]));
+  nt = max ([L.tgt(pick), 1]);
+  b.src = data.src(1:ns, pick);
+  b.src_allow = data.src_allow(1:ns, pick);
+  b.tgt_in = data.tgt_in(1:min (nt, rows (data.tgt_in)), pick);
+  b.labels = data.labels(1:nt, pick);
+  b.tgt_allow = data.tgt_allow(1:nt, pick);
+endfunction
+
+## [order, state] = epoch_order (state, L, o): the epoch's pair order drawn
+## from the rand state (randperm when shuffling) and the state after it.
+## With bucket, pairs of similar length are batched together (sorted by
+## length, ties in the shuffled order), the full batches in random order,
+## the short one last.
+function [order, state] = epoch_order (state, L, o)
+  N = numel (L.src);
+  old = rand ("state");
+  rand ("state", state);
+  order = 1:N;
+  if (o.shuffle)
+    order = randperm (N);
+  endif
+  if (o.bucket)
+    [~, k] = sort (L.src(order) + L.tgt(order));
+    order = order(k);
+    full = floor (N / o.batch_size);
+    if (o.shuffle && full > 1)
+      at = reshape (1:full*o.batch_size, o.batch_size, full)(:, randperm (full));
+      order(1:full*o.batch_size) = order(at(:));
+    endif
+  endif
+  state = rand ("state");
+  rand ("state", old);
+endfunction
+
+## The options that shape a run (a checkpoint must match them), in the
+## order of the checkpoint's train.options
+function [v, names] = option_vector (o)
+  names = {"batch_size", "lr", "beta1", "beta2", "epsilon", "clip", "label_smoothing",
+           "shuffle", "bucket", "seed"};
+  v = cellfun (@(n) double (o.(n)), names);
+endfunction
+
+## a hash of the padded corpus: a checkpoint continues only its own corpus
+function h = corpus_fingerprint (data)
+  x = [size(data.src), size(data.labels), data.src(:)', data.src_allow(:)', data.tgt_in(:)', ...
+       data.labels(:)', data.tgt_allow(:)'];
+  h = hash ("sha256", char (typecast (x, "uint8")));
+endfunction
+
+## the training state run (model, optimiser moments, position, data order,
+## random state, history) saved atomically in a safetensors file: the
+## model's arrays under "model.", the rest under "train."
+function checkpoint_write (file, run, o, epoch_elapsed, call_elapsed)
+  [names, arrays, meta] = model_file_parts (run.m, "attn_train");
+  meta(1,:) = {"format", "attention-checkpoint 1"};
+  meta(end+1:end+2,:) = {"optimizer", o.optimizer; "corpus", o.fingerprint};
+  h = run.history;
+  in_epoch = run.epoch_seconds + epoch_elapsed * (run.step > 0);
+  train = {"t", run.t; "epoch", run.epoch; "step", run.step; "order", run.order;
+           "rand", run.rand; "total", run.total; "tokens", run.tokens;
+           "epoch_seconds", in_epoch; "options", option_vector(o); "mom", run.mom;
+           "vel", run.vel; "loss", h.loss; "epoch_loss", h.epoch_loss;
+           "tokens_per_s", h.tokens_per_s; "seconds", h.seconds + call_elapsed;
+           "diverged", h.diverged};
+  safetensors_write (file, [strcat("model.", names), strcat("train.", train(:,1)')],
+                     [arrays, train(:,2)'], meta, "attn_train");
+endfunction
+
+## run read back from a checkpoint file, strictly (the readers of attn_load:
+## regular file, header against the bytes present, config, vocabularies
+## and every model array against the schema, finite weights; then every
+## training array), and checked against this call: the same model config
+## and vocabularies, options and corpus.
+function run = checkpoint_read (file, run, o, N, steps)
+  where = sprintf ("attn_train: checkpoint \"%s\"", file);
+  [fid, bytes] = safetensors_open (file, "attn_train");
+  unwind_protect
+    [meta, info, start] = safetensors_header (fid, bytes, where);
+    keys = {"format", "config", "src_vocab", "tgt_vocab", "optimizer", "corpus"};
+    if (! isfield (meta, "format") || ! strcmp (meta.format, "attention-checkpoint 1")
+        || ! isempty (setxor (fieldnames (meta), keys)))
+      error ("attention:file",
+             "%s is not a checkpoint of attn_train: its __metadata__ must hold format \"attention-checkpoint 1\" and exactly %s",
+             where, strjoin (keys, ", "));
+    endif
+    c = file_meta_struct (meta.config, "the config", where);
+    sv = file_meta_struct (meta.src_vocab, "src_vocab", where);
+    tv = file_meta_struct (meta.tgt_vocab, "tgt_vocab", where);
+    try
+      [parts, c] = model_file_plan (c, sv, tv, "attn_train", numel (info));
+    catch err
+      error ("attention:file", "%s holds a damaged model: %s", where,
+             regexprep (err.message, '^attn_train: ', ''));
+    end_try_catch
+    train = {"t", "epoch", "step", "order", "rand", "total", "tokens", "epoch_seconds",
+             "options", "mom", "vel", "loss", "epoch_loss", "tokens_per_s", "seconds", "diverged"};
+    want = [strcat("model.", {parts.path}), strcat("train.", train)];
+    if (! isempty (setxor (want, {info.name})))
+      odd = [setdiff(want, {info.name}), setdiff({info.name}, want)];
+      error ("attention:file", "%s: the arrays must be those of a %s model and its training state; \"%s\" is %s",
+             where, c.family, odd{1}, ifelse_text (ismember (odd{1}, want), "missing", "not one of them"));
+    endif
+    arrays = safetensors_data (fid, info, start, where);
+  unwind_protect_cleanup
+    fclose (fid);
+  end_unwind_protect
+  A = cell2struct (arrays(:), {info.name}, 1);
+  m = run.m;
+  if (! isequal ({c, sv, tv}, {m.config, m.src_vocab, m.tgt_vocab}))
+    mismatch (where, "a model of another config or vocabulary than M");
+  endif
+  for p = parts'
+    x = A.(["model." p.path]);
+    if (! all (isfinite (x(:))))
+      error ("attention:file", "%s: array \"model.%s\" holds NaN or Inf", where, p.path);
+    endif
+    m = subsasgn (m, file_path_subs (p.path), x);
+  endfor
+  try
+    check_model (m, "attn_train");
+  catch err
+    error ("attention:file", "%s holds a damaged model: %s", where, err.message);
+  end_try_catch
+  [v, names] = option_vector (o);
+  got = A.("train.options");
+  if (! isequal (size (got), size (v)) || ! strcmp (meta.optimizer, o.optimizer))
+    mismatch (where, sprintf ("optimizer %s", meta.optimizer));
+  endif
+  k = find (got != v, 1);
+  if (! isempty (k))
+    mismatch (where, sprintf ("%s = %.17g (this call gives %.17g)", names{k}, got(k), v(k)));
+  endif
+  if (! strcmp (meta.corpus, o.fingerprint))
+    mismatch (where, "another corpus");
+  endif
+  ## the training state, each value against what a run can hold
+  count = sum (arrayfun (@(p) prod (p.shape), parts([parts.learned])));
+  T = struct ();
+  for n = train
+    T.(n{1}) = A.(["train." n{1}]);
+  endfor
+  whole = @(x, lo, hi) isscalar (x) && x == fix (x) && x >= lo && x <= hi;
+  moment = @(x) isempty (x) || (isequal (size (x), [count 1]) && all (isfinite (x)));
+  row = @(x, k) (isempty (x) && k == 0) || isequal (size (x), [1 k]);
+  ok = whole (T.t, 0, flintmax ());
+  ok(2) = whole (T.epoch, 1, flintmax ());
+  ok(3) = whole (T.step, 0, steps);
+  ok(4) = isequal (sort (T.order), 1:N);
+  ok(5) = isequal (size (T.rand), [625 1]) && all (T.rand == fix (T.rand) & T.rand >= 0 & T.rand < 2^32);
+  ok(6) = moment (T.mom) && moment (T.vel) && numel (T.mom) == numel (T.vel);
+  ok(7) = row (T.loss, numel (T.loss)) && all (isfinite (T.loss(1:end - (T.diverged > 0))));
+  ok(8) = row (T.epoch_loss, T.epoch - 1) && row (T.tokens_per_s, T.epoch - 1);
+  ok(9) = whole (T.diverged, 0, numel (T.loss));
+  ok(10) = all (cellfun (@(x) isscalar (x) && isfinite (x) && x >= 0,
+                         {T.total, T.tokens, T.epoch_seconds, T.seconds}));
+  say = {"t must be the step count", "epoch must be a count", sprintf("step must be in 0..%d", steps), ...
+         sprintf("order must be a permutation of 1..%d", N), "rand must be a random state (625 integers)", ...
+         sprintf("mom and vel must be empty or %d×1 and finite", count), ...
+         "loss must be a row of finite losses", ...
+         "epoch_loss and tokens_per_s must hold one entry per epoch done", ...
+         "diverged must be 0 or a step", "total, tokens and seconds must be finite"};
+  bad = find (! ok, 1);
+  if (! isempty (bad))
+    error ("attention:file", "%s holds a damaged training state: train.%s", where, say{bad});
+  endif
+  if (T.epoch > o.epochs + 1)
+    mismatch (where, sprintf ("%d epochs, more than the %d this call asks for", T.epoch - 1, o.epochs));
+  endif
+  if (isempty (T.mom))
+    [T.mom, T.vel] = deal ([]);
+  endif
+  run = struct ("m", m, "t", T.t, "mom", T.mom, "vel", T.vel, "epoch", T.epoch,
+                "step", T.step, "order", T.order, "rand", T.rand, "total", T.total,
+                "tokens", T.tokens, "epoch_seconds", T.epoch_seconds,
+                "history", struct ("loss", T.loss, "epoch_loss", T.epoch_loss,
+                                   "tokens_per_s", T.tokens_per_s, "seconds", T.seconds,
+                                   "diverged", T.diverged));
+endfunction
+
+function mismatch (where, what)
+  error ("attention:checkpoint",
+         "%s was written for %s; continue it with the model, corpus and options it was written with, or give another checkpoint file to start a new run",
+         where, what);
 endfunction
 
 ## Sources and targets (1×N cells) of an N×2 cell or a source/target struct.
