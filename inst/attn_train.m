@@ -56,9 +56,8 @@ function [m, history] = attn_train (m, corpus, varargin)
   check_model (m, "attn_train");
   [sources, targets] = corpus_pairs (corpus);
   ## the corpus encoded and padded once; each step slices its columns
-  data = model_batch (m, sources, targets, "attn_train");
+  [data, lengths] = model_batch (m, sources, targets, "attn_train");
   check_lengths (m, data, "attn_train");
-  lengths = column_lengths (m, data);
   N = numel (sources);
   steps = ceil (N / o.batch_size);
   old = rand ("state");
@@ -97,7 +96,7 @@ function [m, history] = attn_train (m, corpus, varargin)
         endif
         while (run.step < steps)
           s = run.step + 1;
-          batch = batch_slice (data, lengths,
+          batch = model_batch (data, lengths,
                                run.order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N)));
           [loss, G] = step_loss (run.m, batch, o);
           if (isempty (limit))
@@ -215,28 +214,6 @@ function s = ifelse_text (yes, text)
   endif
 endfunction
 
-## per column of the padded corpus: the rows its source and its target
-## fields take (the token classifier's labels follow the source)
-function L = column_lengths (m, data)
-  L.src = sum (data.src_allow, 1);
-  L.tgt = sum (data.tgt_allow, 1);
-  if (strcmp (m.config.family, "encoder-token"))
-    L.tgt = L.src;
-  endif
-endfunction
-
-## the batch of columns pick of the padded corpus: model_batch's batch of
-## those pairs (each field cut to the batch's longest, at least 1 row)
-function b = batch_slice (data, L, pick)
-  ns = min (rows (data.src), max ([L.src(pick), 1]));
-  nt = max ([L.tgt(pick), 1]);
-  b.src = data.src(1:ns, pick);
-  b.src_allow = data.src_allow(1:ns, pick);
-  b.tgt_in = data.tgt_in(1:min (nt, rows (data.tgt_in)), pick);
-  b.labels = data.labels(1:nt, pick);
-  b.tgt_allow = data.tgt_allow(1:nt, pick);
-endfunction
-
 ## [order, state] = epoch_order (state, L, o): the epoch's pair order drawn
 ## from the rand state (randperm when shuffling) and the state after it.
 ## With bucket, pairs of similar length are batched together (sorted by
@@ -266,7 +243,7 @@ endfunction
 ## The options that shape a run (a checkpoint must match them), in the
 ## order of the checkpoint's train.options
 function [v, names] = option_vector (o)
-  names = {"batch_size", "lr", "beta1", "beta2", "epsilon", "clip", "label_smoothing",
+  names = {"batch_size", "lr", "beta1", "beta2", "epsilon", "clip", "label_smoothing", ...
            "shuffle", "bucket", "seed"};
   v = cellfun (@(n) double (o.(n)), names);
 endfunction
@@ -323,7 +300,7 @@ function run = checkpoint_read (file, run, o, N, steps)
       error ("attention:file", "%s holds a damaged model: %s", where,
              regexprep (err.message, '^attn_train: ', ''));
     end_try_catch
-    train = {"t", "epoch", "step", "order", "rand", "total", "tokens", "epoch_seconds",
+    train = {"t", "epoch", "step", "order", "rand", "total", "tokens", "epoch_seconds", ...
              "options", "mom", "vel", "loss", "epoch_loss", "tokens_per_s", "seconds", "diverged"};
     want = [strcat("model.", {parts.path}), strcat("train.", train)];
     if (! isempty (setxor (want, {info.name})))

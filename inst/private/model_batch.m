@@ -15,7 +15,18 @@
 ##     placeholders and tgt_allow is all false.
 ## Padding (the one rule, fill_id): <pad>, else <eos>, else id 1, under
 ## an allow mask that is false.
-function batch = model_batch (m, sources, targets, fname)
+##
+## [corpus, L] = model_batch (m, sources, targets, fname) also gives, per
+## column, the rows its source fields (L.src) and target fields (L.tgt)
+## take; batch = model_batch (corpus, L, pick) is then the batch of the
+## pairs pick (columns sliced, each field cut to the longest of them, at
+## least 1 row): the same as model_batch of those pairs, so that a corpus
+## is encoded and padded once (attn_train).
+function [batch, L] = model_batch (m, sources, targets, fname)
+  if (nargin == 3)
+    batch = slice_columns (m, sources, targets);
+    return;
+  endif
   sources = as_sentences (sources, fname);
   N = numel (sources);
   if (isempty (targets))
@@ -88,6 +99,24 @@ function batch = model_batch (m, sources, targets, fname)
       [batch.labels, batch.tgt_allow] = pad_columns (
         cellfun (@(y) [y, vt.eos], tgt, "UniformOutput", false), fill_id (vt));
   endswitch
+  if (nargout > 1)
+    L.src = sum (batch.src_allow, 1);
+    L.tgt = sum (batch.tgt_allow, 1);
+    if (strcmp (fam, "encoder-token"))          # the labels follow the words
+      L.tgt = L.src;
+    endif
+  endif
+endfunction
+
+## the batch of the columns pick of a corpus batch C with row counts L
+function b = slice_columns (C, L, pick)
+  ns = min (rows (C.src), max ([L.src(pick), 1]));
+  nt = max ([L.tgt(pick), 1]);
+  b.src = C.src(1:ns, pick);
+  b.src_allow = C.src_allow(1:ns, pick);
+  b.tgt_in = C.tgt_in(1:min (nt, rows (C.tgt_in)), pick);
+  b.labels = C.labels(1:nt, pick);
+  b.tgt_allow = C.tgt_allow(1:nt, pick);
 endfunction
 
 ## One sentence (string or ids) or a cell array of sentences -> 1×N cell.
@@ -125,3 +154,35 @@ function [X, allow] = pad_columns (seqs, fill)
   X = repmat (fill, n, numel (seqs));
   X(allow) = [seqs{:}];
 endfunction
+
+## Slicing a corpus batch gives model_batch of the pairs sliced, for every
+## family: random subsets of pairs of mixed lengths, empty sentences
+## included, compared with isequal.
+%!test
+%! rand ("seed", 5);
+%! w = "raghav goes to school in delhi";
+%! words = strsplit (w);
+%! pick_words = @(n) strjoin (words(randi (numel (words), 1, n)), " ");
+%! src = arrayfun (@(n) pick_words (n), [3 0 5 1 6 2 4], "UniformOutput", false);
+%! tgt = arrayfun (@(n) pick_words (n), [2 4 0 1 3 5 2], "UniformOutput", false);
+%! base = struct ("d", 4, "heads", 2, "max_len", 12, "seed", 1);
+%! c = base;  c.src_vocab = w;  c.tgt_vocab = w;
+%! models = {attn_model(c), attn_family(setfield (c, "family", "pooled-prefix"))};
+%! data = {{src, tgt}, {src, tgt}};
+%! c = base;  c.vocab = w;  c.layers = 1;
+%! models{end+1} = attn_family (setfield (c, "family", "decoder-only"));
+%! data{end+1} = {src, tgt};
+%! c.classes = {"A", "B"};
+%! models{end+1} = attn_family (setfield (c, "family", "encoder-token"));
+%! labels = cellfun (@(s) strjoin (repmat ({"A"}, 1, numel (regexp (s, '\S+', "match"))), " "),
+%!                   src, "UniformOutput", false);
+%! data{end+1} = {src, labels};
+%! models{end+1} = attn_family (setfield (setfield (c, "family", "encoder-sentence"), "readout", "cls"));
+%! data{end+1} = {src, repmat({"B"}, 1, numel (src))};
+%! for k = 1:numel (models)
+%!   [C, L] = model_batch (models{k}, data{k}{1}, data{k}{2}, "f");
+%!   for pick = {[1 3], [2], [5 4 2], [7 6 5 4 3 2 1], [2 2]}
+%!     want = model_batch (models{k}, data{k}{1}(pick{1}), data{k}{2}(pick{1}), "f");
+%!     assert (isequal (model_batch (C, L, pick{1}), want), sprintf ("model %d", k));
+%!   endfor
+%! endfor
