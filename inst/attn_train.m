@@ -4,22 +4,56 @@
 ## Train a model on a parallel corpus with teacher forcing and mini-batches.
 ##
 ## @var{corpus} is an N×2 cell array of @{source, target@} sentences, or a
-## struct with cell fields @code{source} and @code{target}.  Each epoch visits
-## every pair once in batches of @code{batch_size} (shuffled from
-## @code{seed} when @code{shuffle}); each batch is one @code{attn_loss} and one
-## optimiser step.
+## struct with cell fields @code{source} and @code{target}.  The corpus is
+## encoded and padded once; each epoch visits every pair once in batches of
+## @code{batch_size} (shuffled from @code{seed} when @code{shuffle}), each
+## batch the columns of the padded corpus that @code{attn_batch} would
+## build for its pairs, and each batch is one @code{attn_loss} and one fused
+## optimiser step (@code{attn_step}).
 ##
 ## Options: @code{epochs} (10), @code{batch_size} (32), @code{optimizer}
 ## (@qcode{"adam"} or @qcode{"sgd"}), @code{lr} (1e-3), @code{beta1},
 ## @code{beta2}, @code{epsilon} (Adam), @code{clip} (global gradient norm
 ## limit, Inf = none), @code{label_smoothing} (0), @code{shuffle} (true),
-## @code{seed} (0; the caller's random state is kept), @code{verbose} (true:
-## one line per epoch with the epoch, mean loss, tokens per second and the
-## time left).
+## @code{bucket} (false: true batches pairs of similar length together, the
+## batches in random order, which cuts the padding), @code{seed} (0; the
+## caller's random state is kept), @code{verbose} (true: one line per epoch
+## with the epoch, mean loss, tokens per second and the time left),
+## @code{checkpoint} (a file name, @qcode{""} = none) and
+## @code{checkpoint_every} (100 steps).
 ##
-## @var{history}: @code{loss} (one entry per step), @code{epoch_loss}
-## (token-weighted mean per epoch), @code{tokens_per_s} (per epoch),
-## @code{seconds} (total).
+## @strong{Checkpoints.}  With @code{checkpoint}, the whole training state
+## is saved in that file: at the start, every @code{checkpoint_every}
+## steps, at the end, when the loss diverges and when the run is
+## interrupted (Ctrl-C) or fails.  The state is the model, the optimiser's
+## moments and step count, the epoch and step reached, the epoch's pair
+## order, the random state and the history.  The file is a safetensors
+## file (data only, never evaluated: see @code{attn_save}; the model's
+## arrays are named @qcode{"model.@dots{}"}, the rest @qcode{"train.@dots{}"},
+## and the format tag is @qcode{"attention-checkpoint 1"}), written
+## atomically, so an interrupt during a save keeps the previous checkpoint.
+## When the file exists, @code{attn_train} continues from it: the model,
+## corpus and options (all but @code{epochs}, @code{verbose} and the
+## checkpoint options) must be those it was written with
+## (@code{attention:checkpoint} otherwise); @code{epochs} may be larger to
+## train on.  An interrupted run continued this way ends with the model and
+## losses of the same run uninterrupted, bit for bit.  The file is read as
+## strictly as @code{attn_load} reads a model (@code{attention:file} for
+## anything damaged).  Without a checkpoint an interrupt prints how to keep
+## the progress next time.
+##
+## @strong{Divergence.}  A step whose loss is NaN, Inf or above
+## 1000 × max (first loss of the run, log V) (V the target vocabulary; a
+## kernel overflow counts as Inf) stops the run with the warning
+## @code{attention:diverged} naming the step and the learning rate.  The
+## model returned (and saved) is the one before that step, the last whose
+## loss was finite and sane, so that nothing learned is lost; the history
+## says where it stopped.
+##
+## @var{history}: @code{loss} (one entry per step; after a divergence the
+## last entry is the diverged loss), @code{epoch_loss} (token-weighted mean
+## per finished epoch), @code{tokens_per_s} (per epoch), @code{seconds}
+## (total), @code{diverged} (the step whose loss diverged, 0 if none).
 ##
 ## @example
 ## @group
@@ -30,7 +64,7 @@
 ##   @result{} ans = 1
 ## @end group
 ## @end example
-## @seealso{attn_loss, attn_adam, attn_sgd, attn_clip, attn_batch}
+## @seealso{attn_loss, attn_adam, attn_sgd, attn_clip, attn_batch, attn_step, attn_save}
 ## @end deftypefn
 
 function [m, history] = attn_train (m, corpus, varargin)
@@ -461,3 +495,35 @@ endfunction
 %!error <option "verbose" must be true or false> attn_train (m, corpus, "verbose", "yes")
 %!error <option "label_smoothing" must be a real number in \[0, 1\)> attn_train (m, corpus, "label_smoothing", 1)
 %!error <attn_train: M must be a model struct> attn_train (1, corpus)
+%!error <option "lr" must be a real number> attn_train (m, corpus, "lr", NaN)
+%!error <option "checkpoint_every" must be an integer> attn_train (m, corpus, "checkpoint_every", 0)
+%!error <option "bucket" must be true or false> attn_train (m, corpus, "bucket", 2)
+
+%!test
+%! ## Adam at lr 1e6 diverges at step 2: a warning naming the step and lr;
+%! ## the model after step 1 (as one epoch of one step gives it) is returned
+%! lastwarn ("");
+%! out = evalc ('[m1, h] = attn_train (m, corpus, "epochs", 5, "batch_size", 3, "lr", 1e6, "verbose", false);');
+%! [msg, id] = lastwarn ();
+%! assert (id, "attention:diverged");
+%! assert (! isempty (strfind (msg, "diverged at step 2")) && ! isempty (strfind (msg, "lr 1e+06")), msg);
+%! assert (h.diverged, 2);
+%! assert (numel (h.loss), 2);
+%! assert (h.loss(2) > 1e3 * max (h.loss(1), log (numel (m.tgt_vocab.words))));
+%! assert (isequal (m1, attn_train (m, corpus, "epochs", 1, "batch_size", 3, "lr", 1e6,
+%!                                  "verbose", false)));
+%! assert (! isempty (strfind (out, "diverged at step 2")));
+%! assert (all (isfinite (m1.W_vocab(:))));
+%! ## SGD at lr 1e6 as well (no kernel overflow escapes)
+%! evalc ('[m2, h] = attn_train (m, corpus, "epochs", 5, "batch_size", 3, "optimizer", "sgd", "lr", 1e6, "verbose", false);');
+%! assert (h.diverged > 1);
+%! assert (all (isfinite (m2.W_vocab(:))));
+
+%!test
+%! ## bucketing: the same pairs every epoch, batched by length
+%! c = [corpus; {"the cat", "le chat"; "the white black dog", "le chien blanc noir"}];
+%! [m1, h] = attn_train (m, c, "epochs", 2, "batch_size", 2, "bucket", true, "lr", 0.01,
+%!                       "verbose", false);
+%! assert (numel (h.loss), 6);
+%! assert (all (isfinite (h.loss)));
+%! assert (h.epoch_loss(2) < h.epoch_loss(1));
