@@ -107,7 +107,8 @@ function [m, history] = attn_train (m, corpus, varargin)
   if (saving)
     ## the options and corpus a checkpoint must have been written with
     o.fingerprint = corpus_fingerprint (data);
-    if (exist (o.checkpoint, "file"))
+    [~, absent] = stat (o.checkpoint);        # (exist would search the load path)
+    if (! absent)
       run = checkpoint_read (o.checkpoint, run, o, N, steps);
     else
       checkpoint_write (o.checkpoint, run, o, 0, 0);   # refuses a model or file it cannot save

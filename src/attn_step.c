@@ -82,8 +82,9 @@ static int real_double(const mxArray *a)
  * copied here, anything else by Octave. */
 static mxArray *copy_plain(const mxArray *a)
 {
-    const mwSize nd = mxGetNumberOfDimensions(a);
-    const mwSize *dims = mxGetDimensions(a);
+    /* The contents are reached before the dimensions are asked for:
+     * Octave 7 loses an input's cached dimensions when reaching the
+     * contents converts the input (tests/valgrind/octave.supp). */
     const size_t n = mxGetNumberOfElements(a);
     mxArray *c;
     if (mxIsStruct(a)) {
@@ -91,7 +92,8 @@ static mxArray *copy_plain(const mxArray *a)
         const char **names = mxCalloc((size_t) nf + 1, sizeof *names);
         for (int i = 0; i < nf; i++)
             names[i] = mxGetFieldNameByNumber(a, i);
-        c = mxCreateStructArray(nd, dims, nf, names);
+        c = mxCreateStructArray(mxGetNumberOfDimensions(a),
+                                mxGetDimensions(a), nf, names);
         mxFree(names);
         for (size_t k = 0; k < n; k++)
             for (int i = 0; i < nf; i++) {
@@ -100,25 +102,32 @@ static mxArray *copy_plain(const mxArray *a)
                     mxSetFieldByNumber(c, k, i, copy_plain(x));
             }
     } else if (mxIsCell(a)) {
-        c = mxCreateCellArray(nd, dims);
+        if (n > 0)
+            (void) mxGetCell(a, 0);   /* the contents first */
+        c = mxCreateCellArray(mxGetNumberOfDimensions(a), mxGetDimensions(a));
         for (size_t k = 0; k < n; k++) {
             const mxArray *x = mxGetCell(a, k);
             if (x != NULL)
                 mxSetCell(c, k, copy_plain(x));
         }
     } else if (real_double(a)) {
-        c = mxCreateUninitNumericArray(nd, (mwSize *) dims, mxDOUBLE_CLASS,
-                                       mxREAL);
+        const double *x = mxGetDoubles(a);
+        c = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
+                                       (mwSize *) mxGetDimensions(a),
+                                       mxDOUBLE_CLASS, mxREAL);
         if (n > 0)
-            memcpy(mxGetDoubles(c), mxGetDoubles(a), n * sizeof(double));
+            memcpy(mxGetDoubles(c), x, n * sizeof(double));
     } else if (mxIsLogical(a)) {
-        c = mxCreateLogicalArray(nd, dims);
+        const mxLogical *x = mxGetLogicals(a);
+        c = mxCreateLogicalArray(mxGetNumberOfDimensions(a),
+                                 mxGetDimensions(a));
         if (n > 0)
-            memcpy(mxGetLogicals(c), mxGetLogicals(a), n * sizeof(mxLogical));
+            memcpy(mxGetLogicals(c), x, n * sizeof(mxLogical));
     } else if (mxIsChar(a)) {
-        c = mxCreateCharArray(nd, dims);
+        const mxChar *x = mxGetChars(a);
+        c = mxCreateCharArray(mxGetNumberOfDimensions(a), mxGetDimensions(a));
         if (n > 0)
-            memcpy(mxGetChars(c), mxGetChars(a), n * sizeof(mxChar));
+            memcpy(mxGetChars(c), x, n * sizeof(mxChar));
     } else {
         c = mxDuplicateArray(a);
     }
@@ -133,7 +142,10 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
         mexErrMsgIdAndTxt("attention:type",
                           "G.%s must be a real double array (a gradient)",
                           path);
-    if (w == NULL || !real_double(w) || !same_size(w, g))
+    /* the data first, then the sizes (see copy_plain) */
+    const double *gd = mxGetDoubles(g);
+    const double *wd = w != NULL && real_double(w) ? mxGetDoubles(w) : NULL;
+    if (wd == NULL || !same_size(w, g))
         mexErrMsgIdAndTxt("attention:type",
                           "G.%s must be the gradient of an array M.%s of "
                           "its size (real double)", path, path);
@@ -144,8 +156,7 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
     if (n == 0)
         return out;
     if (!st->adam) {
-        sgd_update(n, mxGetDoubles(w), mxGetDoubles(g), st->lr,
-                   mxGetDoubles(out));
+        sgd_update(n, wd, gd, st->lr, mxGetDoubles(out));
         return out;
     }
     if (st->at + n > st->total)
@@ -156,14 +167,13 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
         /* first step: the moments start at zero */
         memset(st->mo_out + st->at, 0, (size_t) n * sizeof(double));
         memset(st->ve_out + st->at, 0, (size_t) n * sizeof(double));
-        adam_update(n, mxGetDoubles(w), st->mo_out + st->at,
-                    st->ve_out + st->at, mxGetDoubles(g), &st->h,
-                    mxGetDoubles(out), st->mo_out + st->at,
+        adam_update(n, wd, st->mo_out + st->at, st->ve_out + st->at, gd,
+                    &st->h, mxGetDoubles(out), st->mo_out + st->at,
                     st->ve_out + st->at);
     } else {
-        adam_update(n, mxGetDoubles(w), st->mo + st->at, st->ve + st->at,
-                    mxGetDoubles(g), &st->h, mxGetDoubles(out),
-                    st->mo_out + st->at, st->ve_out + st->at);
+        adam_update(n, wd, st->mo + st->at, st->ve + st->at, gd, &st->h,
+                    mxGetDoubles(out), st->mo_out + st->at,
+                    st->ve_out + st->at);
     }
     st->at += n;
     return out;
