@@ -104,6 +104,9 @@ function [m, history] = attn_train (m, corpus, varargin)
                                    "diverged", 0));
   rand ("state", old);
   saving = ! isempty (o.checkpoint);
+  if (any (o.checkpoint == "\0"))
+    error ("attention:file", "attn_train: option \"checkpoint\" holds a NUL byte, which no file name can hold");
+  endif
   if (saving)
     ## the options and corpus a checkpoint must have been written with
     o.fingerprint = corpus_fingerprint (data);
@@ -498,6 +501,7 @@ endfunction
 %!error <attn_train: M must be a model struct> attn_train (1, corpus)
 %!error <option "lr" must be a real number> attn_train (m, corpus, "lr", NaN)
 %!error <option "checkpoint_every" must be an integer> attn_train (m, corpus, "checkpoint_every", 0)
+%!error <"checkpoint" holds a NUL byte> attn_train (m, corpus, "checkpoint", [tempname() "\0x"])
 %!error <option "bucket" must be true or false> attn_train (m, corpus, "bucket", 2)
 
 %!test
