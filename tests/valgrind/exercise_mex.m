@@ -2,7 +2,9 @@
 ## gateway with every number of outputs, full and lean traces, every kind of mask, batches,
 ## pages, n != m, several head counts, zero sizes, range arguments, a
 ## causal sequence longer than the kernel's row tile and results large
-## enough to be arrays Octave makes; the gradients of each trace; tests/test_edge_cases.m; then the fuzz harness over the error
+## enough to be arrays Octave makes; the gradients of each trace;
+## tests/test_edge_cases.m and the tests of src/attn_step.m (the fused
+## optimiser step); then the fuzz harness over the error
 ## paths.  Prints "N passed, N failed" (a check is a call that returned
 ## finite results, a test that passed, or a fuzz case with no failure) and
 ## exits non-zero on a failure; valgrind itself judges memory.
@@ -101,11 +103,13 @@ npass += ok;
 nfail += ! ok;
 printf ("%d of %d kernel calls finite\n", npass, npass + nfail);
 
-[n, nmax] = test (fullfile (root, "tests", "test_edge_cases.m"), "quiet",
-                  stdout);
-printf ("%d of %d tests in tests/test_edge_cases.m\n", n, nmax);
-npass += n;
-nfail += nmax - n;
+## the kernels' edge cases and the fused optimiser step's own tests
+for f = {fullfile("tests", "test_edge_cases.m"), fullfile("src", "attn_step.m")}
+  [n, nmax] = test (fullfile (root, f{1}), "quiet", stdout);
+  printf ("%d of %d tests in %s\n", n, nmax, f{1});
+  npass += n;
+  nfail += nmax - n;
+endfor
 
 r = fuzz_gateways (ncases, 3);
 printf ("%d of %d fuzz cases (%d normal returns)\n", r.ncases - r.nfail,
