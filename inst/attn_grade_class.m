@@ -478,7 +478,7 @@ function s = finish_student (s, st, run)
   endif
   text = grade_report (R);
   write_text (fullfile (folder, "feedback.txt"), text);
-  write_text (fullfile (folder, "results.json"), grade_json (R, s.seconds));
+  write_text (fullfile (folder, "results.json"), grade_report (R, "json", s.seconds));
   write_text (fullfile (folder, "output.log"), st.log);
   if (! run.opts.quiet)
     printf ("  %-20s %6g of %g points %7.1f s  %s\n", s.student, s.score, s.points, s.seconds,
