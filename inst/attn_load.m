@@ -96,9 +96,9 @@ function [m, parts] = model_meta (meta, count, where)
     error ("attention:file", "%s: the __metadata__ must hold exactly %s; it holds %s", where,
            strjoin (keys, ", "), strjoin (fieldnames (meta)', ", "));
   endif
-  m.config = file_meta ("decode", meta.config, "the config", where);
-  m.src_vocab = file_meta ("decode", meta.src_vocab, "src_vocab", where);
-  m.tgt_vocab = file_meta ("decode", meta.tgt_vocab, "tgt_vocab", where);
+  m.config = file_json ("decode_meta", meta.config, "the config", where);
+  m.src_vocab = file_json ("decode_meta", meta.src_vocab, "src_vocab", where);
+  m.tgt_vocab = file_json ("decode_meta", meta.tgt_vocab, "tgt_vocab", where);
   try
     [parts, m.config] = file_model_plan (m.config, m.src_vocab, m.tgt_vocab, "attn_load", count);
   catch err

@@ -65,7 +65,7 @@ endfunction
 ## [names, arrays, meta] = file_parts (m, caller): what a model file
 ## of m holds: every array of model_schema in its order (names = paths),
 ## and as metadata the format tag and the config and vocabularies as JSON
-## text (file_meta).  Refused before anything is written: a struct
+## text (file_json).  Refused before anything is written: a struct
 ## that is not a model (attention:model), values a file cannot hold
 ## (attention:type), a bad config or vocabulary (attention:config,
 ## attention:vocab), an array that is missing, extra, of the wrong class or
@@ -77,9 +77,9 @@ function [names, arrays, meta] = file_parts (m, caller)
            caller, disp_arg (m));
   endif
   meta = {"format", "attention-model 1";
-          "config", file_meta("encode", m.config, "M.config", caller);
-          "src_vocab", file_meta("encode", m.src_vocab, "M.src_vocab", caller);
-          "tgt_vocab", file_meta("encode", m.tgt_vocab, "M.tgt_vocab", caller)};
+          "config", file_json("encode_meta", m.config, "M.config", caller);
+          "src_vocab", file_json("encode_meta", m.src_vocab, "M.src_vocab", caller);
+          "tgt_vocab", file_json("encode_meta", m.tgt_vocab, "M.tgt_vocab", caller)};
   parts = file_model_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
   names = {parts.path};
   [held, values] = leaves (rmfield (m, need), "", names, {}, {});

@@ -9,7 +9,7 @@
 ## byte's offset in the file.
 ##
 ## Checked: the length field (at most 1 MiB, within the file), the JSON
-## (see file_json_decode), every entry's fields (dtype "F64", shape and
+## (see file_json), every entry's fields (dtype "F64", shape and
 ## data_offsets of non-negative integers), that each entry's bytes are its
 ## shape's, and that the entries fill the data bytes exactly: no overlap, no
 ## gap, nothing beyond the file or after the last array.  Each refusal is
@@ -42,7 +42,7 @@ function [meta, info, start] = safetensors_header (fid, bytes, where)
   if (header(1) != "{")
     error ("attention:file", "%s: the header must be a JSON object, starting with '{'", where);
   endif
-  h = file_json_decode (header(1:find (header != " ", 1, "last")), "the header", where);
+  h = file_json ("decode", header(1:find (header != " ", 1, "last")), "the header", where);
   start = 8 + N;
   meta = struct ();
   names = fieldnames (h);
