@@ -52,7 +52,9 @@
 ## every array in model order with its path (@code{decoder.1.cross.W_Q}),
 ## shape, number of parameters and norm.  The layers of a stack share a row
 ## per array, e.g. @code{encoder.1-2.self.W_Q  32×32  2 × 1,024}, with the
-## norm of each layer.
+## norm of each layer.  The arrays are those of the model's schema: a model
+## that lacks one or holds one of the wrong shape is an
+## @code{attention:model} error.
 ##
 ## With an output argument the text is returned instead of printed.
 ##
@@ -100,18 +102,19 @@ function txt = show_matrix (args, argname)
 endfunction
 
 ## s = show_model (m, name):
-## One screen of text about model m (titled name): its
-## configuration, vocabularies, parameter count, then one row per array in
+## One screen of text about model m (titled name; checked by check_model):
+## its configuration, vocabularies, parameter count, then one row per array in
 ## model order with its path ("decoder.1.cross.W_Q"), shape,
 ## parameter count and Frobenius norm.  The layers of a stack share one row
 ## per array (encoder.1-2.self.W_Q, a norm per layer; the smallest and
 ## largest beyond four layers).  Arrays that are not learned (sinusoidal
 ## positions) are marked fixed.
 function s = show_model (m, name)
-  parts = model_parts (m);
+  ## the arrays in model order (path, shape, learned) are the schema's
+  parts = model_schema (check_model (m, "attn_show"));
   ## head counts are numbers of the config, not arrays
-  parts = parts(cellfun (@isempty, regexp ({parts.path}, '(^|\.)heads$', "once")));
-  vals = arrayfun (@(p) model_array (m, p.path), parts, "UniformOutput", false);
+  parts = parts(! strcmp ({parts.init}, "heads"));
+  vals = arrayfun (@(p) subsref (m, p.subs), parts, "UniformOutput", false);
   count = cellfun (@numel, vals);
   norms = cellfun (@(v) norm (v(:)), vals);
   s = sprintf ("%s: %s\n", name, config_text (m.config));
@@ -168,62 +171,10 @@ function s = show_model (m, name)
   endfor
 endfunction
 
-## The arrays of M in model order: path, shape, learned; the list
-## model_schema (m) gives, read from the struct itself: every numeric array
-## outside config and the vocabularies.  The stacks (encoder, decoder)
-## number their layers even when there is one; other struct arrays only
-## when they have several elements.  Head counts and sinusoidal position
-## tables are not learned.
-function parts = model_parts (m)
-  skip = [{"config"}, vocab_fields(m)];
-  paths = leaf_paths (rmfield (m, skip), "", {"encoder", "decoder"});
-  fixed = isfield (m.config, "positions") && strcmp (m.config.positions, "sinusoidal");
-  parts = struct ("path", paths, "shape", [], "learned", true);
-  for k = 1:numel (parts)
-    parts(k).shape = size (model_array (m, paths{k}));
-    parts(k).learned = ! (! isempty (regexp (paths{k}, '(^|\.)heads$', "once"))
-                          || (fixed && ! isempty (regexp (paths{k}, '^\w+_pos$', "once"))));
-  endfor
-endfunction
-
-## Dotted paths of the numeric arrays inside the scalar struct S, below the
-## path PRE; fields named in STACKS are always indexed.
-function paths = leaf_paths (S, pre, stacks)
-  paths = {};
-  for f = fieldnames (S)'
-    v = S.(f{1});
-    here = [pre, merge(isempty (pre), "", "."), f{1}];
-    if (isstruct (v))
-      for k = 1:numel (v)
-        sub = here;
-        if (numel (v) > 1 || any (strcmp (f{1}, stacks)))
-          sub = sprintf ("%s.%d", here, k);
-        endif
-        paths = [paths, leaf_paths(v(k), sub, {})];
-      endfor
-    elseif (isnumeric (v))
-      paths{end+1} = here;
-    endif
-  endfor
-endfunction
-
 ## The vocabularies of M (structs with a word list).
 function f = vocab_fields (m)
   f = fieldnames (m)';
   f = f(cellfun (@(n) isstruct (m.(n)) && isfield (m.(n), "words"), f));
-endfunction
-
-## The array at a dotted PATH ("decoder.1.cross.W_Q") of M.
-function v = model_array (m, path)
-  v = m;
-  for name = strsplit (path, ".")
-    k = str2double (name{1});
-    if (isnan (k))
-      v = v.(name{1});
-    else
-      v = v(k);
-    endif
-  endfor
 endfunction
 
 ## Rows of a stack's layers share a key (stack, rest of the path, shape);
@@ -452,3 +403,4 @@ endfunction
 %!error id=attention:field attn_show (struct ("A", 1), "A{2}")
 %!error id=attention:field attn_show (struct ("A", {1, 2}), "A(3)")
 %!error id=attention:size attn_show (struct ("kind", "self", "A", ones (2, 2, 2)), "A", "head", 3)
+%!error <attn_show: .*W_vocab> attn_show (rmfield (attn_toy ("river"), "W_vocab"))
