@@ -62,20 +62,16 @@ function attn_save (m, file)
   safetensors_write (file, names, arrays, meta, "attn_save");
 endfunction
 
-## [names, arrays, meta] = file_parts (m, caller): what a model file
-## of m holds: every array of model_schema in its order (names = paths),
-## and as metadata the format tag and the config and vocabularies as JSON
-## text (file_json).  Refused before anything is written: a struct
-## that is not a model (attention:model), values a file cannot hold
-## (attention:type), a bad config or vocabulary (attention:config,
-## attention:vocab), an array that is missing, extra, of the wrong class or
-## shape (attention:model) or not finite (attention:nonfinite).
+## [names, arrays, meta] = file_parts (m, caller): what a file of the
+## model m (which check_model accepted) holds: every array of model_schema
+## in its order (names = paths), and as metadata the format tag and the
+## config and vocabularies as JSON text (file_json).  Refused before
+## anything is written: values a file cannot hold (attention:type), a
+## vocabulary a file may not have (attention:vocab), an array the schema
+## does not have or a sparse one (attention:model), one not finite
+## (attention:nonfinite).
 function [names, arrays, meta] = file_parts (m, caller)
   need = {"config", "src_vocab", "tgt_vocab"};
-  if (! isstruct (m) || ! isscalar (m) || ! all (isfield (m, need)))
-    error ("attention:model", "%s: M must be a model struct (config, vocabularies and arrays), got %s",
-           caller, disp_arg (m));
-  endif
   meta = {"format", "attention-model 1";
           "config", file_json("encode_meta", m.config, "M.config", caller);
           "src_vocab", file_json("encode_meta", m.src_vocab, "M.src_vocab", caller);
@@ -89,14 +85,11 @@ function [names, arrays, meta] = file_parts (m, caller)
            "%s: M.%s is not an array of a %s model with this config, so a model file cannot hold it",
            caller, extra{1}, m.config.family);
   endif
-  [found, at] = ismember (names, held);
-  if (! all (found))
-    error ("attention:model", "%s: M lacks %s", caller, names{find (! found, 1)});
-  endif
+  [~, at] = ismember (names, held);
   arrays = values(at);
   for i = 1:numel (parts)
     x = arrays{i};
-    if (! isa (x, "double") || ! isreal (x) || issparse (x) || ! isequal (size (x), parts(i).shape))
+    if (issparse (x))                  # check_model checked class and shape
       error ("attention:model", "%s: M.%s must be a real %d×%d double matrix, got %s",
              caller, names{i}, parts(i).shape, disp_arg (x));
     elseif (! all (isfinite (x(:))))
@@ -135,6 +128,9 @@ endfunction
 %!error <exists and is not a regular file> attn_save (attn_toy ("blackcat"), "/dev/full")
 %!error <exists and is not a regular file> attn_save (attn_toy ("blackcat"), tempdir ())
 %!error <NUL byte> attn_save (attn_toy ("blackcat"), [tempname() "\0x"])
+%!error <M.W_vocab must be a real 10×7 double matrix> attn_save (setfield (attn_toy ("blackcat"), "W_vocab", sparse (attn_toy ("blackcat").W_vocab)), tempname ())
+%!error <M.note is not an array of a encoder-decoder model> attn_save (setfield (attn_toy ("blackcat"), "note", 1), tempname ())
+%!error id=attention:nonfinite attn_save (setfield (attn_toy ("blackcat"), "b_vocab", NaN (size (attn_toy ("blackcat").b_vocab))), tempname ())
 
 %!test
 %! ## the layout the help promises, read here byte by byte
