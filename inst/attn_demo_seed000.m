@@ -172,30 +172,16 @@ endfunction
 %! ref.probs ./= sum (ref.probs, 2);
 %! ref.labels = attn_encode (m.tgt_vocab, {"la", "rive", "<eos>"});
 
-%!function row = printed_row (out, title, label)
-%!  ## the numbers of the row labelled LABEL in the table titled TITLE
-%!  k = strfind (out, [title, "  ("]);
-%!  assert (numel (k) >= 1, "no table %s", title);
-%!  lines = strsplit (out(k(1):end), "\n");
-%!  for i = 3:numel (lines)
-%!    if (strncmp (lines{i}, [label, " "], numel (label) + 1))
-%!      row = str2double (strsplit (strtrim (lines{i}(numel (label)+1:end))));
-%!      return;
-%!    endif
-%!  endfor
-%!  error ("no row %s in %s", label, title);
-%!endfunction
-
 %!test
 %! ## steps 2-5: the printed rows against the plain-Octave forward
 %! r3 = @(x) round (1000 * x) / 1000;
-%! assert (printed_row (out, "encoder A = softmax(Q K'/sqrt(3))", "bank"), r3 (ref.enc.A(3,:)));
-%! assert (printed_row (out, "the row of bank, position 3", "= e_3^enc"), r3 (ref.E(3,:)));
-%! assert (printed_row (out, "at la, position 2", "= e_2^self"), r3 (ref.S(2,:)));
-%! assert (printed_row (out, "s_2j = q_2 · k_j / sqrt(3)", "la"), r3 (ref.cross.scores(2,:)));
-%! assert (printed_row (out, "α_2j = softmax over the four source positions", "la"), r3 (ref.cross.A(2,:)));
-%! assert (printed_row (out, "Δe_2^cross = m_2 W_O^cross", "= e_2^cross"), r3 (ref.C(2,:)));
-%! assert (printed_row (out, "next-token probabilities", "la"), r3 (ref.probs(2,:)));
+%! assert (shown_row (out, "encoder A = softmax(Q K'/sqrt(3))", "bank"), r3 (ref.enc.A(3,:)));
+%! assert (shown_row (out, "the row of bank, position 3", "= e_3^enc"), r3 (ref.E(3,:)));
+%! assert (shown_row (out, "at la, position 2", "= e_2^self"), r3 (ref.S(2,:)));
+%! assert (shown_row (out, "s_2j = q_2 · k_j / sqrt(3)", "la"), r3 (ref.cross.scores(2,:)));
+%! assert (shown_row (out, "α_2j = softmax over the four source positions", "la"), r3 (ref.cross.A(2,:)));
+%! assert (shown_row (out, "Δe_2^cross = m_2 W_O^cross", "= e_2^cross"), r3 (ref.C(2,:)));
+%! assert (shown_row (out, "next-token probabilities", "la"), r3 (ref.probs(2,:)));
 %! assert (r.trace.probs, ref.probs(1:2,:), 1e-12);
 
 %!test

@@ -88,6 +88,14 @@ function s = thousands (n)
   s = regexprep (sprintf ("%d", n), '(\d)(?=(\d{3})+$)', '$1,');
 endfunction
 
+## p = kernel_softmax (z):
+## Softmax of the row z computed by the attention kernel itself: one
+## query of width 1 against keys z', so the scores are z and the
+## weights are its softmax (the same operation, seed 003's point).
+function p = kernel_softmax (z)
+  [~, p] = attn_sdpa (1, z(:), zeros (numel (z), 1));
+endfunction
+
 %!demo
 %! attn_demo_seed003 ();
 

@@ -114,7 +114,7 @@ function html = attn_explore (varargin)
   if (isempty (title))
     title = ["attention explorer: " sentence(tr)];
   endif
-  page = explore_page (explore_matrices (tr), dec, title, opts.digits);
+  page = explore_page (tr, dec, title, opts.digits);
   if (! isempty (opts.file))
     [fid, msg] = fopen (opts.file, "w");
     if (fid < 0)

@@ -200,6 +200,52 @@ function s = report_text (report, opts)
   endif
 endfunction
 
+## L = numeric_leaves (S):
+## The numeric arrays inside S (struct, struct array, cell, or array),
+## depth first in field order: a struct array with name (e.g.
+## "decoder(1).cross.W_Q") and subs (for subsref and
+## subsasgn).  A numeric S itself is one leaf named "x".
+function L = numeric_leaves (S)
+  L = struct ("name", {}, "subs", {});
+  if (isnumeric (S))
+    L(1).name = "x";
+    L(1).subs = struct ("type", {}, "subs", {});
+    return;
+  endif
+  L = walk (S, "", struct ("type", {}, "subs", {}), L);
+endfunction
+
+function L = walk (S, name, subs, L)
+  if (isstruct (S))
+    f = fieldnames (S);
+    for k = 1:numel (S)
+      pre = name;
+      sk = subs;
+      if (numel (S) > 1)
+        pre = sprintf ("%s(%d)", name, k);
+        sk(end+1) = struct ("type", "()", "subs", {{k}});
+      endif
+      for i = 1:numel (f)
+        dot = ifelse_dot (pre);
+        L = walk (S(k).(f{i}), [pre, dot, f{i}], [sk, struct("type", ".", "subs", f{i})], L);
+      endfor
+    endfor
+  elseif (iscell (S))
+    for k = 1:numel (S)
+      L = walk (S{k}, sprintf ("%s{%d}", name, k), [subs, struct("type", "{}", "subs", {{k}})], L);
+    endfor
+  elseif (isnumeric (S) && isreal (S) && ! isempty (S))
+    L(end+1) = struct ("name", name, "subs", subs);
+  endif
+endfunction
+
+function d = ifelse_dot (pre)
+  d = "";
+  if (! isempty (pre))
+    d = ".";
+  endif
+endfunction
+
 %!function [L, G] = masked_loss (P, R, wrong)
 %!  B = rmfield (P, "X");
 %!  [Y, T] = attn_masked (P.X, B);

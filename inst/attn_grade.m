@@ -73,7 +73,7 @@ function R = attn_grade (grader, submission, varargin)
   if (! isempty (submission))
     submission = canonicalize_file_name (submission);
   endif
-  [tests, functions, files] = grade_parse (grader);
+  [tests, functions, files] = grade_format ("parse", grader);
   missing = {};
   if (! isempty (submission))
     missing = files(! cellfun (@(f) exist (fullfile (submission, f), "file") == 2, files));
@@ -116,7 +116,7 @@ function R = attn_grade (grader, submission, varargin)
   end_unwind_protect
   R.passed = sum ([R.tests.passed]);
   R.score = sum ([R.tests.score]);
-  R.text = grade_report (R);
+  R.text = grade_format ("feedback", R);
   if (! opts.quiet)
     printf ("%s", R.text);
   endif

@@ -98,7 +98,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
     mkdir (out);
   endif
   out = canonicalize_file_name (out);
-  [tests, ~, files] = grade_parse (grader);
+  [tests, ~, files] = grade_format ("parse", grader);
   students = student_folders (submissions);
   students(strcmp (cellfun (@(d) fullfile (submissions, d), students, "uniformoutput", false),
                    out)) = [];
@@ -476,9 +476,9 @@ function s = finish_student (s, st, run)
   if (! isfolder (folder))
     mkdir (folder);
   endif
-  text = grade_report (R);
+  text = grade_format ("feedback", R);
   write_text (fullfile (folder, "feedback.txt"), text);
-  write_text (fullfile (folder, "results.json"), grade_json (R, s.seconds));
+  write_text (fullfile (folder, "results.json"), grade_format ("json", R, s.seconds));
   write_text (fullfile (folder, "output.log"), st.log);
   if (! run.opts.quiet)
     printf ("  %-20s %6g of %g points %7.1f s  %s\n", s.student, s.score, s.points, s.seconds,

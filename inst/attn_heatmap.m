@@ -64,7 +64,7 @@ function h = attn_heatmap (varargin)
   lay = panel_layout (pages(1), opts.size, opts.decimals);
   caption = caption_text (pages(1), lay, ncol * lay.px(1));
   px = [lay.px(1) * ncol, lay.px(2) * nrow + numel(caption) * lay.line];
-  fig = figure_open (opts.file, px, "attn_heatmap");
+  fig = figure_png ("open", opts.file, px, "attn_heatmap");
   clim = [];
   if (strcmp (opts.scale, "shared"))
     clim = colour_limits (vertcat (pages.M));
@@ -87,7 +87,7 @@ function h = attn_heatmap (varargin)
             "interpreter", "none", "verticalalignment", "middle");
     endfor
   endif
-  figure_save (fig, opts.file, px, nargout > 0);
+  figure_png ("save", fig, opts.file, px, nargout > 0);
   if (nargout > 0)
     h = fig;
   endif
@@ -112,7 +112,7 @@ function lay = panel_layout (p, size_given, decimals)
     ## cells big enough for a label each, the panel at least 560×420
     lay.px(1) = round (max (560, lay.left + m * cellpx + right));
   else
-    check_size (size_given, "attn_heatmap");
+    figure_png ("check", size_given, "attn_heatmap");
     lay.px = size_given(:)';
   endif
   cw = (lay.px(1) - lay.left - right) / m;

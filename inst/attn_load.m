@@ -8,7 +8,7 @@
 ## is never called, so a file cannot run code.  It is checked strictly,
 ## before anything large is allocated: that it is a regular file (not a
 ## folder, a device or a pipe) and its name holds no NUL byte; the header
-## length against the file's size (a header may have at most 4 MiB); the
+## length against the file's size (a header may have at most 1 MiB); the
 ## header's JSON (UTF-8, no key twice, no NUL, nesting at most 8 deep); the
 ## format tag @qcode{"attention-model 1"}, the config (its values from
 ## their allowed sets) and the vocabularies (distinct words; ids integers in
@@ -61,8 +61,8 @@ function m = attn_load (file)
     for i = 1:numel (parts)
       if (! isequal (info(at(i)).shape, parts(i).shape))
         error ("attention:file", "%s: array \"%s\" is %s, a %s model with this config has %s",
-               where, parts(i).path, shape_text (info(at(i)).shape), m.config.family,
-               shape_text (parts(i).shape));
+               where, parts(i).path, shape_str (info(at(i)).shape), m.config.family,
+               shape_str (parts(i).shape));
       endif
     endfor
     arrays = safetensors_data (fid, info, start, where);
@@ -74,7 +74,7 @@ function m = attn_load (file)
     if (! all (isfinite (x(:))))
       error ("attention:file", "%s: array \"%s\" holds NaN or Inf", where, parts(i).path);
     endif
-    m = subsasgn (m, file_path_subs (parts(i).path), x);
+    m = subsasgn (m, parts(i).subs, x);
   endfor
   try
     check_model (m, "attn_load");
@@ -96,11 +96,11 @@ function [m, parts] = model_meta (meta, count, where)
     error ("attention:file", "%s: the __metadata__ must hold exactly %s; it holds %s", where,
            strjoin (keys, ", "), strjoin (fieldnames (meta)', ", "));
   endif
-  m.config = file_meta_struct (meta.config, "the config", where);
-  m.src_vocab = file_meta_struct (meta.src_vocab, "src_vocab", where);
-  m.tgt_vocab = file_meta_struct (meta.tgt_vocab, "tgt_vocab", where);
+  m.config = file_json ("decode_meta", meta.config, "the config", where);
+  m.src_vocab = file_json ("decode_meta", meta.src_vocab, "src_vocab", where);
+  m.tgt_vocab = file_json ("decode_meta", meta.tgt_vocab, "tgt_vocab", where);
   try
-    [parts, m.config] = model_file_plan (m.config, m.src_vocab, m.tgt_vocab, "attn_load", count);
+    [parts, m.config] = file_model_plan (m.config, m.src_vocab, m.tgt_vocab, "attn_load", count);
   catch err
     error ("attention:file", "%s holds a damaged model: %s", where,
            regexprep (err.message, '^attn_load: ', ''));
@@ -132,10 +132,6 @@ function refuse_foreign (head, where)
   endfor
 endfunction
 
-function s = shape_text (shape)
-  s = strjoin (arrayfun (@(k) sprintf ("%.0f", k), shape, "UniformOutput", false), "×");
-endfunction
-
 %!test
 %! ## exact round trip (isequal compares every double exactly)
 %! m = attn_toy ("river");
@@ -150,3 +146,20 @@ endfunction
 %!error <not a regular file> attn_load ("/dev/zero")
 %!error <NUL byte> attn_load ("/etc/passwd\0x")
 %!error <not a safetensors file> attn_load ("/etc/passwd")
+
+%!test
+%! ## every array goes to its place (layers indexed, heads included)
+%! c = struct ("src_vocab", {{"a b"}}, "tgt_vocab", {{"x y"}}, "d", 4, "heads", 2,
+%!             "decoder_layers", 2, "d_ff", 3, "norm", "pre");
+%! m = attn_model (c);
+%! m.decoder(2).cross.W_Q(:) = 1:16;
+%! f = tempname ();
+%! unwind_protect
+%!   attn_save (m, f);
+%!   got = attn_load (f);
+%! unwind_protect_cleanup
+%!   delete (f);
+%! end_unwind_protect
+%! assert (got.decoder(2).cross.W_Q, reshape (1:16, 4, 4));
+%! assert (got.decoder(1).self.heads, 2);
+%! assert (isequal (got, m));

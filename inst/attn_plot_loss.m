@@ -41,7 +41,7 @@ function h = attn_plot_loss (history, varargin)
                         {"file", "", "text"; "title", "loss", "text"; "xlabel", "", "text";
                          "labels", {}, "any"; "log", false, "flag"; "size", [640 420], "any"},
                         varargin);
-  check_size (opts.size, "attn_plot_loss");
+  figure_png ("check", opts.size, "attn_plot_loss");
   [x, Y, names, xname] = curves (history, opts.labels);
   ## a shorter curve (e.g. one mean per epoch beside one loss per step) is
   ## spread over the same range: point k at the end of its k-th period
@@ -55,7 +55,7 @@ function h = attn_plot_loss (history, varargin)
     opts.xlabel = xname;
   endif
   warning ("off", "Octave:gnuplot-graphics", "local");
-  fig = figure_open (opts.file, opts.size, "attn_plot_loss");
+  fig = figure_png ("open", opts.file, opts.size, "attn_plot_loss");
   if (opts.log)
     semilogy (X, Y, "linewidth", 2);
   else
@@ -66,7 +66,7 @@ function h = attn_plot_loss (history, varargin)
   ylabel ("loss");
   title (opts.title, "interpreter", "none");
   legend (names, "interpreter", "none", "location", "northeast");
-  figure_save (fig, opts.file, opts.size, nargout > 0);
+  figure_png ("save", fig, opts.file, opts.size, nargout > 0);
   if (nargout > 0)
     h = fig;
   endif

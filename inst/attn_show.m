@@ -52,7 +52,9 @@
 ## every array in model order with its path (@code{decoder.1.cross.W_Q}),
 ## shape, number of parameters and norm.  The layers of a stack share a row
 ## per array, e.g. @code{encoder.1-2.self.W_Q  32×32  2 × 1,024}, with the
-## norm of each layer.
+## norm of each layer.  The arrays are those of the model's schema: a model
+## that lacks one or holds one of the wrong shape is an
+## @code{attention:model} error.
 ##
 ## With an output argument the text is returned instead of printed.
 ##
@@ -97,6 +99,155 @@ function txt = show_matrix (args, argname)
   tables = arrayfun (@(p) [p.title, "\n", format_table(p.M, p.rows, p.cols, opts.decimals, opts.width)],
                      pages, "UniformOutput", false);
   txt = strjoin (tables, "\n");
+endfunction
+
+## s = show_model (m, name):
+## One screen of text about model m (titled name; checked by check_model):
+## its configuration, vocabularies, parameter count, then one row per array in
+## model order with its path ("decoder.1.cross.W_Q"), shape,
+## parameter count and Frobenius norm.  The layers of a stack share one row
+## per array (encoder.1-2.self.W_Q, a norm per layer; the smallest and
+## largest beyond four layers).  Arrays that are not learned (sinusoidal
+## positions) are marked fixed.
+function s = show_model (m, name)
+  ## the arrays in model order (path, shape, learned) are the schema's
+  parts = model_schema (check_model (m, "attn_show"));
+  ## head counts are numbers of the config, not arrays
+  parts = parts(! strcmp ({parts.init}, "heads"));
+  vals = arrayfun (@(p) subsref (m, p.subs), parts, "UniformOutput", false);
+  count = cellfun (@numel, vals);
+  norms = cellfun (@(v) norm (v(:)), vals);
+  s = sprintf ("%s: %s\n", name, config_text (m.config));
+  vocabs = vocab_fields (m);
+  words = cell (1, numel (vocabs));
+  for k = 1:numel (vocabs)
+    same = find (cellfun (@(f) isequal (m.(f), m.(vocabs{k})), vocabs(1:k-1)), 1);
+    if (isempty (same))
+      words{k} = sprintf ("%s %d words", vocabs{k}, numel (m.(vocabs{k}).words));
+    else
+      words{k} = sprintf ("%s = %s", vocabs{k}, vocabs{same});
+    endif
+  endfor
+  learned = [parts.learned];
+  nlearned = "all";
+  if (! all (learned))
+    nlearned = thousands (sum (count(learned)));
+  endif
+  s = [s, strjoin(words, ", "), sprintf("; %d arrays, %s parameters, %s learned\n",
+                                        numel (parts), thousands (sum (count)), nlearned)];
+  ## rows: one per array, or per array of a stack's layers
+  [key, layer] = stack_keys ({parts.path}, cellfun (@size, vals, "UniformOutput", false));
+  [~, first, g] = unique (key, "first");
+  tab = cell (numel (first), 4);
+  ## rows in model order: by the first array of each group
+  [~, order] = sort (first);
+  for r = 1:numel (first)
+    in = find (g == order(r))';
+    p = parts(in(1));
+    path = p.path;
+    nparam = thousands (count(in(1)));
+    if (numel (in) > 1)
+      path = regexprep (path, '^(\w+)\.\d+\.', sprintf ('$1.%d-%d.', layer(in([1 end]))));
+      nparam = sprintf ("%d × %s", numel (in), nparam);
+    endif
+    if (! p.learned)
+      path = [path, " (fixed)"];
+    endif
+    if (all (norms(in) == norms(in(1))))
+      nrm = sprintf ("%.2f", norms(in(1)));
+    elseif (numel (in) <= 4)
+      nrm = strjoin (arrayfun (@(x) sprintf ("%.2f", x), norms(in), "UniformOutput", false), "  ");
+    else
+      nrm = sprintf ("%.2f to %.2f", min (norms(in)), max (norms(in)));
+    endif
+    tab(r,:) = {path, shape_str(p.shape), nparam, nrm};
+  endfor
+  tab = [{"path", "shape", "parameters", merge(numel (first) < numel (parts), "norm (by layer)", "norm")}; tab];
+  w = max (cellfun (@(c) utf8_width ({c}), tab), [], 1);
+  for r = 1:rows (tab)
+    s = [s, sprintf("%s%s  %s%s  %s%s  %s\n", tab{r,1}, blanks(w(1) - utf8_width (tab(r,1))),
+                    tab{r,2}, blanks(w(2) - utf8_width (tab(r,2))),
+                    blanks(w(3) - utf8_width (tab(r,3))), tab{r,3}, tab{r,4})];
+  endfor
+endfunction
+
+## The vocabularies of M (structs with a word list).
+function f = vocab_fields (m)
+  f = fieldnames (m)';
+  f = f(cellfun (@(n) isstruct (m.(n)) && isfield (m.(n), "words"), f));
+endfunction
+
+## Rows of a stack's layers share a key (stack, rest of the path, shape);
+## LAYER is the layer number (0 outside a stack).
+function [key, layer] = stack_keys (paths, shapes)
+  tok = regexp (paths, '^(\w+)\.(\d+)\.(.*)$', "tokens", "once");
+  layer = zeros (1, numel (paths));
+  key = paths;
+  for k = 1:numel (paths)
+    if (! isempty (tok{k}))
+      layer(k) = str2double (tok{k}{2});
+      key{k} = sprintf ("%s.*.%s %s", tok{k}{1}, tok{k}{3}, mat2str (shapes{k}));
+    endif
+  endfor
+endfunction
+
+function s = config_text (c)
+  f = fieldnames (c)';
+  keep = cellfun (@(n) ischar (c.(n)) || (isnumeric (c.(n)) && isscalar (c.(n))), f);
+  items = cellfun (@(n) sprintf ("%s = %s", n, num2str (c.(n))), f(keep), "UniformOutput", false);
+  s = strjoin (items, ", ");
+  ## wrapped at 78 characters, continuation lines indented
+  s = regexprep (s, '(.{1,74})(, |$)', "$1,\n  ");
+  s = regexprep (s, ',\n  $', "");
+endfunction
+
+function s = thousands (n)
+  s = regexprep (sprintf ("%d", n), '(\d)(?=(\d{3})+$)', '$1,');
+endfunction
+
+## s = format_table (M, rows, cols, decimals, width):
+## Text of the 2-D matrix M as a table: row labels on the left, column
+## labels above, numbers in fixed decimals, right-aligned; column
+## groups wrapped so no line is wider than width characters.
+function s = format_table (M, rows, cols, decimals, width)
+  [n, m] = size (M);
+  if (n == 0 || m == 0)
+    s = "  (empty)\n";
+    return;
+  endif
+  cells = reshape (strtrim (cellstr (num2str (M(:), sprintf ("%%.%df", decimals)))), n, m);
+  ## "-0.000" reads as a sign that is not there
+  cells = regexprep (cells, '^-(0\.?0*)$', '$1');
+  ## one width for every column: a grid reads better than ragged columns
+  colw = max ([utf8_width(cells(:)); utf8_width(cols(:))]) + 2;
+  roww = max ([utf8_width(rows), 0]);
+  ## column groups: as many columns as fit the line, at least one
+  per = max (1, floor ((width - roww) / colw));
+  s = "";
+  for first = 1:per:m
+    last = min (first + per - 1, m);
+    if (first > 1 || last < m)
+      if (first == last)
+        s = [s, sprintf("  column %d of %d\n", first, m)];
+      else
+        s = [s, sprintf("  columns %d to %d of %d\n", first, last, m)];
+      endif
+    endif
+    s = [s, blanks(roww), pad_right(cols(first:last), colw){:}, "\n"];
+    for i = 1:n
+      s = [s, pad_left(rows{i}, roww), pad_right(cells(i,first:last), colw){:}, "\n"];
+    endfor
+  endfor
+endfunction
+
+## string x left-aligned in width w (row labels)
+function x = pad_left (x, w)
+  x = [x, blanks(w - utf8_width ({x}))];
+endfunction
+
+## strings of cell c right-aligned in width w (numbers and column labels)
+function c = pad_right (c, w)
+  c = cellfun (@(x) [blanks(w - utf8_width ({x})), x], c, "UniformOutput", false);
 endfunction
 
 %!shared M, s
@@ -252,3 +403,4 @@ endfunction
 %!error id=attention:field attn_show (struct ("A", 1), "A{2}")
 %!error id=attention:field attn_show (struct ("A", {1, 2}), "A(3)")
 %!error id=attention:size attn_show (struct ("kind", "self", "A", ones (2, 2, 2)), "A", "head", 3)
+%!error <attn_show: .*W_vocab> attn_show (rmfield (attn_toy ("river"), "W_vocab"))

@@ -118,20 +118,6 @@ function layer_rest (show, L, name, last)
   endif
 endfunction
 
-%!function row = printed_row (out, title, label)
-%!  ## the numbers of the row labelled LABEL in the table titled TITLE
-%!  k = strfind (out, [title, "  ("]);
-%!  assert (numel (k) >= 1, "no table %s", title);
-%!  lines = strsplit (out(k(1):end), "\n");
-%!  for i = 3:numel (lines)
-%!    if (strncmp (lines{i}, [label, " "], numel (label) + 1))
-%!      row = str2double (strsplit (strtrim (lines{i}(numel (label)+1:end))));
-%!      return;
-%!    endif
-%!  endfor
-%!  error ("no row %s in %s", label, title);
-%!endfunction
-
 %!shared m, out, tok, tr, ref
 %! c.src_vocab = attn_vocab ({"the river bank", "the financial bank"});
 %! c.tgt_vocab = attn_vocab ({"la rive", "la banque"});
@@ -166,19 +152,19 @@ endfunction
 %!test
 %! ## printed numbers against the plain-Octave step
 %! r3 = @(x) round (1000 * x) / 1000;
-%! assert (printed_row (out, "source_rows", "bank"), r3 (ref.source_rows(3,:)));
-%! assert (printed_row (out, "encoder(1).self.A", "river"), r3 (ref.enc.A(2,:,1)));
-%! assert (printed_row (out, "encoded", "<eos>"), r3 (ref.encoded(4,:)));
-%! assert (printed_row (out, "decoder(1).self.A", "la"), r3 (ref.self.A(2,1:2,1)));
-%! assert (printed_row (out, "decoder(1).cross.K", "river"), r3 (ref.cross.K(2,:)));
-%! assert (printed_row (out, "decoder(1).cross.scores", "la"), r3 (ref.cross.scores(2,:,1)));
-%! assert (printed_row (out, "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,1)));
-%! assert (printed_row (out, "decoder(1).after_cross", "la"), r3 (ref.after_cross(2,:)));
-%! assert (printed_row (out, "probs", "la"), r3 (ref.probs(2,:)));
+%! assert (shown_row (out, "source_rows", "bank"), r3 (ref.source_rows(3,:)));
+%! assert (shown_row (out, "encoder(1).self.A", "river"), r3 (ref.enc.A(2,:,1)));
+%! assert (shown_row (out, "encoded", "<eos>"), r3 (ref.encoded(4,:)));
+%! assert (shown_row (out, "decoder(1).self.A", "la"), r3 (ref.self.A(2,1:2,1)));
+%! assert (shown_row (out, "decoder(1).cross.K", "river"), r3 (ref.cross.K(2,:)));
+%! assert (shown_row (out, "decoder(1).cross.scores", "la"), r3 (ref.cross.scores(2,:,1)));
+%! assert (shown_row (out, "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,1)));
+%! assert (shown_row (out, "decoder(1).after_cross", "la"), r3 (ref.after_cross(2,:)));
+%! assert (shown_row (out, "probs", "la"), r3 (ref.probs(2,:)));
 %! ## the second head's cross weights follow the first
 %! k = strfind (out, "decoder(1).cross.A  (row 2 of 2×4: target × source)  head 2");
 %! assert (numel (k), 1);
-%! assert (printed_row (out(k:end), "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,2)));
+%! assert (shown_row (out(k:end), "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,2)));
 
 %!test
 %! [p, best] = max (ref.probs(2,:));
@@ -189,7 +175,7 @@ endfunction
 %!test
 %! ## "last", false prints every decoder row
 %! o = evalc ("attn_walkthrough (m, \"the river bank\", \"<bos> la\", \"last\", false)");
-%! assert (printed_row (o, "decoder(1).cross.A", "<bos>"), round (1000 * ref.cross.A(1,:,1)) / 1000);
+%! assert (shown_row (o, "decoder(1).cross.A", "<bos>"), round (1000 * ref.cross.A(1,:,1)) / 1000);
 
 %!test
 %! ## two layers with FFN and pre-norm LayerNorm: every layer is printed
@@ -203,7 +189,7 @@ endfunction
 %!             "decoder(2).self.A", "decoder(2).cross.A", "decoder(2).ffn.delta", "decoder(2).out"}
 %!   assert (! isempty (strfind (o, ["\n", name{1}, "  ("])), "missing %s", name{1});
 %! endfor
-%! assert (printed_row (o, "decoder(2).cross.A", "la"),
+%! assert (shown_row (o, "decoder(2).cross.A", "la"),
 %!         round (1000 * t2.decoder(2).cross.A(2,:,1)) / 1000);
 
 %!test

@@ -5,7 +5,6 @@ function s = disp_arg (x)
   elseif (isnumeric (x) && numel (x) <= 4)
     s = mat2str (x, 4);
   else
-    s = sprintf ("a %s %s", strjoin (arrayfun (@num2str, size (x), "UniformOutput", false), "×"),
-                 class (x));
+    s = sprintf ("a %s %s", shape_str (size (x)), class (x));
   endif
 endfunction

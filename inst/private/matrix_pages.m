@@ -279,3 +279,62 @@ function v = labels_of (T, f, opts)
     endif
   endif
 endfunction
+
+## c = as_labels (labels, n, argname):
+## Token labels as a 1×n cellstr.  labels is a cellstr, a string
+## of space-separated words, a numeric vector (printed as numbers) or empty
+## (positions 1…n).  A count other than n is an
+## attention:size error naming argname.
+function c = as_labels (labels, n, argname)
+  if (isempty (labels))
+    c = arrayfun (@num2str, 1:n, "UniformOutput", false);
+    return;
+  elseif (ischar (labels))
+    c = strsplit (strtrim (labels));
+  elseif (iscellstr (labels))
+    c = labels(:).';
+  elseif (isnumeric (labels) && isvector (labels))
+    c = arrayfun (@num2str, labels(:).', "UniformOutput", false);
+  else
+    error ("attention:type",
+           "%s: expected a cell array of strings, a string of words or a vector, got %s",
+           argname, class (labels));
+  endif
+  if (numel (c) != n)
+    error ("attention:size", "%s: expected %d labels, got %d", argname, n, numel (c));
+  endif
+endfunction
+
+## [v, parent, leaf] = trace_get (T, path):
+## The value at path (e.g. "decoder{2@.cross.A"}) inside struct
+## T, the struct that holds it and the last field name.  A missing
+## field is an attention:field error naming the path.
+function [v, parent, leaf] = trace_get (T, path)
+  parts = regexp (path, '([A-Za-z_]\w*)(?:\{(\d+)\}|\((\d+)\))?', "tokens");
+  if (isempty (parts))
+    error ("attention:field", "trace path \"%s\": expected names such as \"cross.A\" or \"decoder{1}.cross.A\"", path);
+  endif
+  v = T;
+  parent = T;
+  for k = 1:numel (parts)
+    name = parts{k}{1};
+    if (! isstruct (v) || ! isfield (v, name))
+      error ("attention:field", "trace path \"%s\": no field \"%s\"", path, name);
+    endif
+    parent = v;
+    v = v.(name);
+    if (numel (parts{k}) > 1 && ! isempty (parts{k}{2}))
+      i = str2double (parts{k}{2});
+      if (i > numel (v))
+        error ("attention:field", "trace path \"%s\": %s has %d elements, asked for %d",
+               path, name, numel (v), i);
+      endif
+      if (iscell (v))
+        v = v{i};
+      else
+        v = v(i);
+      endif
+    endif
+  endfor
+  leaf = parts{end}{1};
+endfunction

@@ -15,7 +15,7 @@
 ## interrupt that file is deleted and file is as it was; a target that
 ## exists and is not a regular file is refused before anything is written.
 ## Errors: attention:file (the target), attention:encoding (text not UTF-8),
-## attention:toolarge (a header beyond safetensors_limit).
+## attention:toolarge (a header beyond the limit of safetensors_header ()).
 function safetensors_write (file, names, arrays, meta, caller)
   where = sprintf ("%s: \"%s\"", caller, file);
   [info, err] = stat (file);
@@ -34,10 +34,11 @@ function safetensors_write (file, names, arrays, meta, caller)
     error ("attention:encoding", "%s: a name or metadata text is not UTF-8", where);
   endif
   header = [header, repmat(" ", 1, mod (-numel (header), 8))];
-  if (numel (header) > safetensors_limit ())
+  limit = safetensors_header ();
+  if (numel (header) > limit)
     error ("attention:toolarge",
            "%s: the names and metadata need a header of %d bytes; a header may have at most %d",
-           where, numel (header), safetensors_limit ());
+           where, numel (header), limit);
   endif
 
   tmp = tempname (folder, ["." base ext "."]);

@@ -1,4 +1,4 @@
-## [parts, config] = model_file_plan (config, src_vocab, tgt_vocab, caller,
+## [parts, config] = file_model_plan (config, src_vocab, tgt_vocab, caller,
 ## most): the arrays (model_schema) of the model a file holds or will hold,
 ## and its config as check_config returns it (without the vocabularies),
 ## after checking the config and the vocabularies: each a struct of
@@ -7,7 +7,7 @@
 ## arrays the model may have (the file's count), checked before the schema
 ## is built, so that absurd layer counts cost nothing.  Errors:
 ## attention:config, attention:vocab.
-function [parts, config] = model_file_plan (config, src_vocab, tgt_vocab, caller, most)
+function [parts, config] = file_model_plan (config, src_vocab, tgt_vocab, caller, most)
   check_vocab_ids (src_vocab, "src_vocab", caller);
   check_vocab_ids (tgt_vocab, "tgt_vocab", caller);
   c = config;

@@ -1,0 +1,231 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{v} =} file_json ("decode", @var{text}, @var{what}, @var{where})
+## @deftypefnx {} {@var{txt} =} file_json ("encode_meta", @var{s}, @var{what}, @var{caller})
+## @deftypefnx {} {@var{s} =} file_json ("decode_meta", @var{txt}, @var{what}, @var{where})
+## The JSON of the package's files: read strictly, and the one definition
+## of what a file's metadata may hold.
+##
+## @qcode{"decode"}: the JSON @var{text} decoded by @code{jsondecode}
+## (object keys kept as written), after the checks @code{jsondecode} does
+## not make: UTF-8, nesting at most 8 deep (deeper nesting crashes
+## @code{jsondecode}), no NUL escape (@code{jsondecode} cuts a string
+## there), no key twice in one object (@code{jsondecode} keeps the last).
+## A refusal is an @code{attention:file} error "@var{where}: @var{what}
+## @dots{}".
+##
+## @qcode{"encode_meta"}: the scalar struct @var{s} of plain values as a
+## JSON object: text (a char row), a logical scalar, an integer (printed
+## here with @code{%d}, so exactly; @code{jsondecode} reads integers up to
+## 2^53 exactly, but rounds other numbers) or a list of text (a cellstr
+## row).  Any other value is an @code{attention:type} error naming
+## @var{what}.field, so that nothing a file could not give back is written.
+##
+## @qcode{"decode_meta"}: that struct read back strictly from @var{txt}
+## (as @qcode{"decode"}): a JSON object whose values are text, logicals,
+## numbers or lists of text (as rows).  Anything else is an
+## @code{attention:file} error "@var{where}: @var{what} @dots{}".
+## @end deftypefn
+
+function v = file_json (action, x, what, who)
+  switch (action)
+    case "decode"
+      v = decode_json (x, what, who);
+    case "encode_meta"
+      v = encode_meta (x, what, who);
+    case "decode_meta"
+      v = decode_meta (x, what, who);
+  endswitch
+endfunction
+
+function v = decode_json (text, what, where)
+  text = text(:)';
+  if (! file_utf8 (text))
+    error ("attention:file", "%s: %s is not UTF-8 text", where, what);
+  endif
+  [s, e] = string_spans (text);
+  n = numel (text);
+  edge = zeros (1, n + 1);
+  edge(s) += 1;
+  edge(e + 1) -= 1;
+  inside = logical (cumsum (edge)(1:n));
+  step = (text == "{" | text == "[") - (text == "}" | text == "]");
+  step(inside) = 0;
+  depth = cumsum (step);
+  if (any (depth > 8))
+    error ("attention:file", "%s: %s is nested more than 8 levels deep", where, what);
+  endif
+  if (nul_escape (text))
+    error ("attention:file", "%s: %s holds a NUL character (\\u0000)", where, what);
+  endif
+  try
+    v = jsondecode (text, "makeValidName", false);
+  catch err
+    error ("attention:file", "%s: %s is not valid JSON (%s)", where, what,
+           regexprep (err.message, '^jsondecode: ', ''));
+  end_try_catch
+  duplicate_keys (text, s, e, inside, depth, what, where);
+endfunction
+
+## true if text holds the escape \u0000 (its backslash not itself escaped)
+function yes = nul_escape (text)
+  at = strfind (text, '\u0000');
+  yes = any (mod (backslashes (text, at), 2) == 1);
+endfunction
+
+## the length of the run of backslashes that ends at each index at (0 where
+## text(at) is no backslash)
+function run = backslashes (text, at)
+  b = find (text == '\');
+  run = zeros (size (at));
+  if (isempty (b))
+    return;
+  endif
+  start = b([true, diff(b) > 1]);        # first index of each run
+  k = lookup (start, at);
+  in = k > 0 & ismember (at, b);
+  run(in) = at(in) - start(k(in)) + 1;
+endfunction
+
+## the first and last index of every JSON string: quotes not escaped by an
+## odd run of backslashes, taken in pairs
+function [s, e] = string_spans (text)
+  q = find (text == '"');
+  q = q(mod (backslashes (text, q - 1 + (q == 1)) .* (q > 1), 2) == 0);
+  q = q(1:2*floor (numel (q) / 2));
+  s = q(1:2:end);
+  e = q(2:2:end);
+endfunction
+
+## error if a key appears twice in one object: a key is a string followed
+## by ':'; its object is the last '{' opened at its depth before it
+function duplicate_keys (text, s, e, inside, depth, what, where)
+  next = min (e + 1, numel (text));       # the first character after each string that is no blank
+  for k = 1:4
+    blank = isspace (text(next)) & next < numel (text);
+    next(blank) += 1;
+  endfor
+  if (any (isspace (text(next))))
+    solid = find (! isspace (text));
+    next = solid(min (lookup (solid, e) + 1, numel (solid)));
+  endif
+  iskey = text(next) == ":" & next > e;
+  s = s(iskey);
+  e = e(iskey);
+  if (numel (s) < 2)
+    return;
+  endif
+  opens = find (text == "{" & ! inside);
+  owner = zeros (size (s));
+  for k = unique (depth(s))
+    o = opens(depth(opens) == k);
+    at = depth(s) == k;
+    owner(at) = o(lookup (o, s(at)));
+  endfor
+  len = e - s - 1;                       # the keys' texts, all at once
+  at = repelem (s + 1, len) + (1:sum (len)) - repelem (cumsum ([0, len(1:end-1)]), len) - 1;
+  keys = mat2cell (text(at), 1, len);
+  escaped = find (accumarray (repelem (1:numel (len), len)', text(at)' == '\', [numel(len), 1])');
+  for i = escaped
+    keys{i} = jsondecode (text(s(i):e(i)));
+  endfor
+  [~, ~, which] = unique (keys);
+  [~, first] = unique ([owner(:), which(:)], "rows", "first");
+  if (numel (first) < numel (keys))
+    twice = setdiff (1:numel (keys), first);
+    error ("attention:file", "%s: %s names \"%s\" twice", where, what, keys{twice(1)});
+  endif
+endfunction
+
+function txt = encode_meta (s, what, caller)
+  if (! isstruct (s) || ! isscalar (s))
+    error ("attention:type", "%s: %s must be a scalar struct, got %s", caller, what, class (s));
+  endif
+  names = fieldnames (s)';
+  items = cell (size (names));
+  for i = 1:numel (names)
+    x = s.(names{i});
+    if (ischar (x) && (rows (x) == 1 || isempty (x)))
+      v = jsonencode (x(:)');
+    elseif (islogical (x) && isscalar (x))
+      v = jsonencode (x);
+    elseif (isa (x, "double") && isreal (x) && isscalar (x) && x == fix (x) && abs (x) <= flintmax ())
+      v = sprintf ("%d", x);
+    elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("rows", x) == 1 | cellfun ("isempty", x)))))
+      v = jsonencode (x);                # a list of strings (["a"] for one)
+    else
+      error ("attention:type",
+             "%s: %s.%s must be text, a logical, an integer or a row of text to be saved, got %s",
+             caller, what, names{i}, value_kind (x));
+    endif
+    items{i} = [jsonencode(names{i}) ":" v];
+  endfor
+  txt = ["{" strjoin(items, ",") "}"];
+endfunction
+
+function k = value_kind (x)
+  if (is_function_handle (x))
+    k = "a function handle";
+  elseif (isnumeric (x) && isscalar (x))
+    k = sprintf ("the number %s", num2str (x, 17));
+  else
+    k = sprintf ("a %s %s", shape_str (size (x)), class (x));
+  endif
+endfunction
+
+function s = decode_meta (txt, what, where)
+  s = decode_json (txt, what, where);
+  if (! isstruct (s) || ! isscalar (s))
+    error ("attention:file", "%s: %s must be a JSON object", where, what);
+  endif
+  for f = fieldnames (s)'
+    x = s.(f{1});
+    if (iscell (x) && iscellstr (x))
+      s.(f{1}) = x(:)';
+    elseif (isa (x, "double") && isempty (x))
+      s.(f{1}) = {};                       # [] is an empty list of text
+    elseif (! (ischar (x) || (isscalar (x) && (islogical (x) || isa (x, "double")))))
+      error ("attention:file", "%s: %s.%s must be text, a logical, a number or a list of text",
+             where, what, f{1});
+    endif
+  endfor
+endfunction
+
+%!test
+%! v = file_json ("decode", '{"a.b": {"x": [1, 2]}, "c": "q\"}"}', "the header", "here");
+%! assert (fieldnames (v), {"a.b"; "c"});
+%! assert (v.("c"), 'q"}');
+%!test
+%! v = file_json ("decode", '["\\", "a\\\"b"]', "the list", "here");
+%! assert (v, {'\'; 'a\"b'});
+%!error <here: the header names "a" twice> file_json ("decode", '{"a": 1, "b": {"a": 2}, "a": 3}', "the header", "here")
+%!error <names "a" twice> file_json ("decode", '{"\u0061": 1, "a": 3}', "the header", "here")
+%!error <names "x" twice> file_json ("decode", '{"a": {"x": 1, "x": 2}}', "it", "here")
+%!test
+%! ## the same key in two objects is fine
+%! v = file_json ("decode", '{"a": {"x": 1}, "b": {"x": 2}, "c": "x"}', "it", "here");
+%! assert (v.b.x, 2);
+%!error <nested more than 8 levels> file_json ("decode", [repmat("[", 1, 1e5), repmat("]", 1, 1e5)], "it", "here")
+%!error <NUL character> file_json ("decode", '{"a\u0000b": 1}', "it", "here")
+%!error <not valid JSON> file_json ("decode", '{"a": 1,}', "it", "here")
+%!error <not valid JSON> file_json ("decode", '{"a": 1} x', "it", "here")
+%!error <not UTF-8> file_json ("decode", "{\"a\": \"\xFF\"}", "it", "here")
+%!error id=attention:file file_json ("decode", '', "it", "here")
+
+%!assert (file_json ("encode_meta", struct ("a", "x y", "b", 3, "c", true, "d", {{"p", "q"}}), "S", "f"),
+%!        '{"a":"x y","b":3,"c":true,"d":["p","q"]}')
+%!assert (file_json ("encode_meta", struct ("n", -9007199254740992, "e", "", "l", {{}}), "S", "f"),
+%!        '{"n":-9007199254740992,"e":"","l":[]}')
+%!error <S.h must be text, a logical, an integer or a row of text to be saved, got a function handle>
+%! file_json ("encode_meta", struct ("h", @sin), "S", "f")
+%!error <S.x .* got the number 0.5> file_json ("encode_meta", struct ("x", 0.5), "S", "f")
+%!error <got a 2×1 cell> file_json ("encode_meta", struct ("x", {{"a"; "b"}}), "S", "f")
+%!error id=attention:type file_json ("encode_meta", struct ("x", NaN), "S", "f")
+%!error id=attention:type file_json ("encode_meta", struct ("x", struct ()), "S", "f")
+
+%!test
+%! s = struct ("a", "x y", "b", 3, "c", true, "d", {{"p", "q"}}, "e", "", "l", {{}}, "one", {{"w"}});
+%! assert (file_json ("decode_meta", file_json ("encode_meta", s, "S", "f"), "S", "here"), s);
+%!error <here: S.x must be text> file_json ("decode_meta", '{"x": [1, 2]}', "S", "here")
+%!error <here: S.x must be text> file_json ("decode_meta", '{"x": {"y": 1}}', "S", "here")
+%!error <here: S.x must be text> file_json ("decode_meta", '{"x": ["a", 1]}', "S", "here")
+%!error <here: S must be a JSON object> file_json ("decode_meta", '[1]', "S", "here")
