@@ -47,45 +47,22 @@ function m = attn_load (file)
     refuse_foreign (fread (fid, 256, "uint8=>char")', where);
     frewind (fid);
     [meta, info, start] = safetensors_header (fid, bytes, where);
-    [m, parts] = model_meta (meta, numel (info), where);
-    [found, at] = ismember ({parts.path}, {info.name});
-    if (! all (found))
-      error ("attention:file", "%s: a %s model with this config has an array \"%s\"; the file has none",
-             where, m.config.family, parts(find (! found, 1)).path);
-    endif
+    check_meta (meta, where);
+    [m, parts, at] = file_model ("plan", meta, info, "", where, "attn_load");
     extra = setdiff ({info.name}, {parts.path});
     if (! isempty (extra))
       error ("attention:file", "%s: the file has an array \"%s\", which a %s model with this config has not",
              where, extra{1}, m.config.family);
     endif
-    for i = 1:numel (parts)
-      if (! isequal (info(at(i)).shape, parts(i).shape))
-        error ("attention:file", "%s: array \"%s\" is %s, a %s model with this config has %s",
-               where, parts(i).path, shape_str (info(at(i)).shape), m.config.family,
-               shape_str (parts(i).shape));
-      endif
-    endfor
     arrays = safetensors_data (fid, info, start, where);
   unwind_protect_cleanup
     fclose (fid);
   end_unwind_protect
-  for i = 1:numel (parts)
-    x = arrays{at(i)};
-    if (! all (isfinite (x(:))))
-      error ("attention:file", "%s: array \"%s\" holds NaN or Inf", where, parts(i).path);
-    endif
-    m = subsasgn (m, parts(i).subs, x);
-  endfor
-  try
-    check_model (m, "attn_load");
-  catch err
-    error ("attention:file", "%s holds a damaged model: %s", where, err.message);
-  end_try_catch
+  m = file_model ("assemble", m, parts, arrays(at), where, "attn_load");
 endfunction
 
-## the config and vocabularies of the file's metadata, checked, and the
-## arrays (model_schema) the file must hold: exactly those
-function [m, parts] = model_meta (meta, count, where)
+## error unless the file's metadata are those of a model of attn_save
+function check_meta (meta, where)
   keys = {"format", "config", "src_vocab", "tgt_vocab"};
   if (! isfield (meta, "format") || ! strcmp (meta.format, "attention-model 1"))
     error ("attention:file",
@@ -96,15 +73,6 @@ function [m, parts] = model_meta (meta, count, where)
     error ("attention:file", "%s: the __metadata__ must hold exactly %s; it holds %s", where,
            strjoin (keys, ", "), strjoin (fieldnames (meta)', ", "));
   endif
-  m.config = file_json ("decode_meta", meta.config, "the config", where);
-  m.src_vocab = file_json ("decode_meta", meta.src_vocab, "src_vocab", where);
-  m.tgt_vocab = file_json ("decode_meta", meta.tgt_vocab, "tgt_vocab", where);
-  try
-    [parts, m.config] = file_model_plan (m.config, m.src_vocab, m.tgt_vocab, "attn_load", count);
-  catch err
-    error ("attention:file", "%s holds a damaged model: %s", where,
-           regexprep (err.message, '^attn_load: ', ''));
-  end_try_catch
 endfunction
 
 ## error if head (the file's first bytes) shows another format than

@@ -58,68 +58,8 @@ function attn_save (m, file)
   if (any (file == "\0"))
     error ("attention:file", "attn_save: FILE holds a NUL byte, which no file name can hold");
   endif
-  [names, arrays, meta] = file_parts (m, "attn_save");
+  [names, arrays, meta] = file_model ("parts", m, "attn_save");
   safetensors_write (file, names, arrays, meta, "attn_save");
-endfunction
-
-## [names, arrays, meta] = file_parts (m, caller): what a file of the
-## model m (which check_model accepted) holds: every array of model_schema
-## in its order (names = paths), and as metadata the format tag and the
-## config and vocabularies as JSON text (file_json).  Refused before
-## anything is written: values a file cannot hold (attention:type), a
-## vocabulary a file may not have (attention:vocab), an array the schema
-## does not have or a sparse one (attention:model), one not finite
-## (attention:nonfinite).
-function [names, arrays, meta] = file_parts (m, caller)
-  need = {"config", "src_vocab", "tgt_vocab"};
-  meta = {"format", "attention-model 1";
-          "config", file_json("encode_meta", m.config, "M.config", caller);
-          "src_vocab", file_json("encode_meta", m.src_vocab, "M.src_vocab", caller);
-          "tgt_vocab", file_json("encode_meta", m.tgt_vocab, "M.tgt_vocab", caller)};
-  parts = file_model_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
-  names = {parts.path};
-  [held, values] = leaves (rmfield (m, need), "", names, {}, {});
-  extra = setdiff (held, names);
-  if (! isempty (extra))
-    error ("attention:model",
-           "%s: M.%s is not an array of a %s model with this config, so a model file cannot hold it",
-           caller, extra{1}, m.config.family);
-  endif
-  [~, at] = ismember (names, held);
-  arrays = values(at);
-  for i = 1:numel (parts)
-    x = arrays{i};
-    if (issparse (x))                  # check_model checked class and shape
-      error ("attention:model", "%s: M.%s must be a real %d×%d double matrix, got %s",
-             caller, names{i}, parts(i).shape, disp_arg (x));
-    elseif (! all (isfinite (x(:))))
-      error ("attention:nonfinite", "%s: M.%s holds NaN or Inf; a model file holds finite weights only",
-             caller, names{i});
-    endif
-  endfor
-endfunction
-
-## every leaf of s (anything but a struct) with its dotted path; struct
-## arrays are indexed (from 1) when they have several elements or the
-## schema indexes them
-function [held, values] = leaves (s, pre, paths, held, values)
-  for f = fieldnames (s)'
-    x = s.(f{1});
-    p = [pre f{1}];
-    if (isstruct (x))
-      indexed = numel (x) != 1 || any (strncmp (paths, [p ".1."], numel (p) + 3));
-      for k = 1:numel (x)
-        q = p;
-        if (indexed)
-          q = sprintf ("%s.%d", p, k);
-        endif
-        [held, values] = leaves (x(k), [q "."], paths, held, values);
-      endfor
-    else
-      held{end+1} = p;
-      values{end+1} = x;
-    endif
-  endfor
 endfunction
 
 %!error id=attention:model attn_save (struct (), tempname ())
@@ -128,9 +68,6 @@ endfunction
 %!error <exists and is not a regular file> attn_save (attn_toy ("blackcat"), "/dev/full")
 %!error <exists and is not a regular file> attn_save (attn_toy ("blackcat"), tempdir ())
 %!error <NUL byte> attn_save (attn_toy ("blackcat"), [tempname() "\0x"])
-%!error <M.W_vocab must be a real 10×7 double matrix> attn_save (setfield (attn_toy ("blackcat"), "W_vocab", sparse (attn_toy ("blackcat").W_vocab)), tempname ())
-%!error <M.note is not an array of a encoder-decoder model> attn_save (setfield (attn_toy ("blackcat"), "note", 1), tempname ())
-%!error id=attention:nonfinite attn_save (setfield (attn_toy ("blackcat"), "b_vocab", NaN (size (attn_toy ("blackcat").b_vocab))), tempname ())
 
 %!test
 %! ## the layout the help promises, read here byte by byte

@@ -297,7 +297,7 @@ endfunction
 ## random state, history) saved atomically in a safetensors file: the
 ## model's arrays under "model.", the rest under "train."
 function checkpoint_write (file, run, o, epoch_elapsed, call_elapsed)
-  [names, arrays, meta] = model_file_parts (run.m, "attn_train");
+  [names, arrays, meta] = file_model ("parts", run.m, "attn_train");
   meta(1,:) = {"format", "attention-checkpoint 1"};
   meta(end+1:end+2,:) = {"optimizer", o.optimizer; "corpus", o.fingerprint};
   h = run.history;
@@ -314,9 +314,9 @@ endfunction
 
 ## run read back from a checkpoint file, strictly (the readers of attn_load:
 ## regular file, header against the bytes present, config, vocabularies
-## and every model array against the schema, finite weights; then every
-## training array), and checked against this call: the same model config
-## and vocabularies, options and corpus.
+## and every model array's name and shape against the schema, finite
+## weights; then every training array), and checked against this call:
+## the same model config and vocabularies, options and corpus.
 function run = checkpoint_read (file, run, o, N, steps)
   where = sprintf ("attn_train: checkpoint \"%s\"", file);
   [fid, bytes] = safetensors_open (file, "attn_train");
@@ -329,22 +329,14 @@ function run = checkpoint_read (file, run, o, N, steps)
              "%s is not a checkpoint of attn_train: its __metadata__ must hold format \"attention-checkpoint 1\" and exactly %s",
              where, strjoin (keys, ", "));
     endif
-    c = file_meta_struct (meta.config, "the config", where);
-    sv = file_meta_struct (meta.src_vocab, "src_vocab", where);
-    tv = file_meta_struct (meta.tgt_vocab, "tgt_vocab", where);
-    try
-      [parts, c] = model_file_plan (c, sv, tv, "attn_train", numel (info));
-    catch err
-      error ("attention:file", "%s holds a damaged model: %s", where,
-             regexprep (err.message, '^attn_train: ', ''));
-    end_try_catch
+    [saved, parts, at] = file_model ("plan", meta, info, "model.", where, "attn_train");
     train = {"t", "epoch", "step", "order", "rand", "total", "tokens", "epoch_seconds", ...
              "options", "mom", "vel", "loss", "epoch_loss", "tokens_per_s", "seconds", "diverged"};
-    want = [strcat("model.", {parts.path}), strcat("train.", train)];
+    want = [{parts.name}, strcat("train.", train)];
     if (! isempty (setxor (want, {info.name})))
       odd = [setdiff(want, {info.name}), setdiff({info.name}, want)];
       error ("attention:file", "%s: the arrays must be those of a %s model and its training state; \"%s\" is %s",
-             where, c.family, odd{1}, ifelse_text (ismember (odd{1}, want), "missing", "not one of them"));
+             where, saved.config.family, odd{1}, ifelse_text (ismember (odd{1}, want), "missing", "not one of them"));
     endif
     arrays = safetensors_data (fid, info, start, where);
   unwind_protect_cleanup
@@ -352,21 +344,10 @@ function run = checkpoint_read (file, run, o, N, steps)
   end_unwind_protect
   A = cell2struct (arrays(:), {info.name}, 1);
   m = run.m;
-  if (! isequal ({c, sv, tv}, {m.config, m.src_vocab, m.tgt_vocab}))
+  if (! isequal ({saved.config, saved.src_vocab, saved.tgt_vocab}, {m.config, m.src_vocab, m.tgt_vocab}))
     mismatch (where, "a model of another config or vocabulary than M");
   endif
-  for p = parts'
-    x = A.(["model." p.path]);
-    if (! all (isfinite (x(:))))
-      error ("attention:file", "%s: array \"model.%s\" holds NaN or Inf", where, p.path);
-    endif
-    m = subsasgn (m, file_path_subs (p.path), x);
-  endfor
-  try
-    check_model (m, "attn_train");
-  catch err
-    error ("attention:file", "%s holds a damaged model: %s", where, err.message);
-  end_try_catch
+  m = file_model ("assemble", m, parts, arrays(at), where, "attn_train");
   [v, names] = option_vector (o);
   got = A.("train.options");
   if (! isequal (size (got), size (v)) || ! strcmp (meta.optimizer, o.optimizer))

@@ -206,6 +206,14 @@
 %! refused (m, corpus, opts, f, "train.rand must be a random state");
 %! copyfile (g, f);  poke (f, "model.encoder.1.self.heads", 3);
 %! refused (m, corpus, opts, f, "holds a damaged model");
+%! ## a model array declared in another shape of the same bytes: refused
+%! ## from the header, before the data are read
+%! [r, c] = size (m.W_vocab);
+%! declared = @(a, b) sprintf ('"model.W_vocab":{"dtype":"F64","shape":[%d,%d]', a, b);
+%! copyfile (g, f);
+%! fid = fopen (f, "r+");  text = fread (fid, Inf, "uint8=>char")';
+%! fseek (fid, strfind (text, declared (r, c)) - 1, SEEK_SET);  fwrite (fid, declared (c, r));  fclose (fid);
+%! refused (m, corpus, opts, f, sprintf ('array "model.W_vocab" is %d×%d, a encoder-decoder model with this config has %d×%d', c, r, r, c));
 %! ## another format tag (same length), a model file, a folder, a cut file
 %! copyfile (g, f);
 %! fid = fopen (f, "r+");  bytes = fread (fid, Inf, "uint8=>char")';
