@@ -37,19 +37,24 @@ function ids = attn_encode (v, sentence, mode = "")
     endif
     return;
   endif
-  if (ischar (sentence))
+  if (ischar (sentence) && rows (sentence) <= 1)
+    file_utf8 (sentence, "attn_encode", "SENTENCE");
     words = regexp (sentence, '\S+', "match");
   elseif (iscellstr (sentence))
     words = sentence(:)';
+    if (! file_utf8 ([words{:}]) || ! file_utf8 (strjoin (words, " ")))
+      k = find (! cellfun (@file_utf8, words), 1);
+      file_utf8 (words{k}, "attn_encode", sprintf ("word %d of SENTENCE", k));
+    endif
   else
     error ("attention:type",
            "attn_encode: SENTENCE must be a string, a cell array of words or ids, got %s",
-           class (sentence));
+           disp_arg (sentence));
   endif
   strict = strcmp (mode, "strict");
-  if (! strict && ! isempty (mode))
-    error ("attention:option", "attn_encode: the third argument must be \"strict\", got \"%s\"",
-           mode);
+  if (! strict && ! (ischar (mode) && isempty (mode)))
+    error ("attention:option", "attn_encode: the third argument must be \"strict\", got %s",
+           disp_arg (mode));
   endif
   [known, ids] = ismember (words, v.words);
   ids = reshape (ids, 1, numel (words));         # 1×0 for an empty sentence
@@ -78,3 +83,9 @@ endfunction
 %!error id=attention:vocab attn_encode (v, 1.5)
 %!error id=attention:type attn_encode (v, {1})
 %!error id=attention:option attn_encode (v, "the", "lenient")
+%!error id=attention:option attn_encode (v, "the", 3)
+%!error id=attention:type attn_encode (v, ["ab"; "cd"])
+%!error <attn_encode: SENTENCE is not UTF-8 text: byte 5 \(0xC3\) after "the "> attn_encode (v, "the \xC3 bank")
+%!error <attn_encode: word 1 of SENTENCE is not UTF-8 text: byte 4 \(0xC3\) after "the"> attn_encode (v, {"the\xC3", "\xA9"})
+%!error <word 2 of SENTENCE is not UTF-8 text: byte 1 \(0xA9\) after ""> attn_encode (v, {"the", "\xA9"})
+%!assert (attn_encode (v, {"caf\xC3\xA9", "bank"}), [2 7])
