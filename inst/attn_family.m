@@ -87,7 +87,7 @@ function m = attn_family (config)
            "attn_family: CONFIG.family must be one of %s (attn_model builds the encoder-decoder)",
            families ());
   endif
-  m = model_new (c);
+  m = model_new (c, "attn_family");
 endfunction
 
 function s = families ()

@@ -70,7 +70,7 @@ function m = attn_model (config)
            "attn_model: CONFIG.family must be \"encoder-decoder\" (attn_family builds the others), got \"%s\"",
            c.family);
   endif
-  m = model_new (c);
+  m = model_new (c, "attn_model");
 endfunction
 
 %!shared c

@@ -9,7 +9,8 @@
 ## @code{attention:model} error naming @var{caller} and the first bad part.
 ## With @var{G}, a gradient for @var{m} (the optimisers' argument), it is
 ## checked too: every learned part of the schema there with its shape
-## (@code{attention:type} naming the part).
+## (@code{attention:type} naming the part).  NaN or Inf in an array of
+## @var{m} is an @code{attention:nonfinite} error naming the array.
 ## @var{c} is the checked config with the vocabularies.  A config seen
 ## before is not checked again (the last few are kept with their schema):
 ## what remains per call is one look at every array.
@@ -65,6 +66,7 @@ function c = check_model (m, caller, G)
     endif
   endif
   if (all_fit (X, parts) && all ([X{heads}] == c.heads))
+    check_finite (X, parts, caller);
     return;
   endif
   for i = 1:numel (parts)
@@ -80,6 +82,21 @@ function c = check_model (m, caller, G)
              c.heads, disp_arg (x));
     endif
   endfor
+endfunction
+
+## error attention:nonfinite naming the first array with NaN or Inf: one sum
+## an array finds them all (NaN and Inf survive a sum; a finite sum that
+## overflows is looked at entry by entry and passes)
+function check_finite (X, parts, caller)
+  if (! isfinite (sum (cellfun (@(x) sum (x(:)), X))))
+    k = find (! cellfun (@(x) all (isfinite (x(:))), X), 1);
+    if (! isempty (k))
+      [i, j] = find (! isfinite (X{k}), 1);
+      error ("attention:nonfinite",
+             "%s: M.%s must be finite, got %s at (%d,%d) and %d non-finite entries in all",
+             caller, parts(k).path, disp_arg (X{k}(i,j)), i, j, nnz (! isfinite (X{k})));
+    endif
+  endif
 endfunction
 
 ## the arrays of S at the parts' places (a 0×0×0 NaN where one is missing)
@@ -129,6 +146,11 @@ endfunction
 %!error <f: M.W_vocab must be a real 4×6 double array, got> check_model (setfield (m, "W_vocab", 1), "f")
 %!error <f: M.encoder.1.self.heads must be 2> check_model (setfield (m, "encoder", setfield (m.encoder, "self", setfield (m.encoder.self, "heads", 1))), "f")
 %!error id=attention:model check_model (setfield (m, "src_embed", single (m.src_embed)), "f")
+%!error <f: M.decoder.2.ffn.W_2 must be finite, got NaN at \(3,1\) and 2 non-finite entries in all> check_model (setfield (m, "decoder", subsasgn (m.decoder, substruct ("()", {2}, ".", "ffn", ".", "W_2", "()", {[3 5]}), [NaN -Inf])), "f")
+%!error id=attention:nonfinite check_model (setfield (m, "b_vocab", [0 0 0 0 0 Inf]), "f")
+%!test
+%! ## finite weights whose sum overflows pass
+%! check_model (setfield (m, "W_vocab", repmat ([1e308, 1e308], 4, 3)), "f");
 %!test
 %! [~, G] = attn_loss (m, "a b", "x y");
 %! check_model (m, "f", G);
