@@ -73,7 +73,7 @@ function S = attn_score (m, data, varargin)
   for first = 1:o.batch_size:N
     k = first:min (first + o.batch_size - 1, N);
     batch = attn_batch (m, src(k), tgt(k));
-    check_lengths (m, batch, "attn_score");
+    check_batch (m, batch, "attn_score", true);
     [~, best] = max (model_forward (m, batch).probs, [], 2);
     best = reshape (best, size (batch.labels));
     ok = (best == batch.labels) & batch.tgt_allow;

@@ -93,8 +93,9 @@ function c = check_config (config, caller)
         error ("attention:config", "%s: CONFIG.%s must be at least 1 for the %s family, got %d",
                caller, stacks{i,1}, fam, o.(stacks{i,1}));
       elseif (! stacks{i,2} && o.(stacks{i,1}) != 0)
-        error ("attention:config", "%s: CONFIG.%s must be 0 for the %s family, got %d",
-               caller, stacks{i,1}, fam, o.(stacks{i,1}));
+        error ("attention:config",
+               "%s: CONFIG.%s must be 0 for the %s family, got %d (the stack the family lacks has 0 layers; a model made by an older version may say %d: set M.config.%s = 0)",
+               caller, stacks{i,1}, fam, o.(stacks{i,1}), o.(stacks{i,1}), stacks{i,1});
       endif
     endfor
   endif

@@ -148,6 +148,29 @@ endfunction
 %!error id=attention:model check_model (setfield (m, "src_embed", single (m.src_embed)), "f")
 %!error <f: M.decoder.2.ffn.W_2 must be finite, got NaN at \(3,1\) and 2 non-finite entries in all> check_model (setfield (m, "decoder", subsasgn (m.decoder, substruct ("()", {2}, ".", "ffn", ".", "W_2", "()", {[3 5]}), [NaN -Inf])), "f")
 %!error id=attention:nonfinite check_model (setfield (m, "b_vocab", [0 0 0 0 0 Inf]), "f")
+## a decoder-only model whose config says encoder_layers = 1 (as older
+## versions wrote it) is refused with the fix in the message; once fixed
+## it is the same model
+%!test
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2,
+%!                          "layers", 1));
+%! old = g;
+%! old.config.encoder_layers = 1;
+%! try
+%!   check_model (old, "attn_continue");
+%!   error ("accepted");
+%! catch err
+%!   assert (err.identifier, "attention:model");
+%!   assert (err.message, ["attn_continue: M.config is not a valid model config: ", ...
+%!                         "CONFIG.encoder_layers must be 0 for the decoder-only family, got 1 ", ...
+%!                         "(the stack the family lacks has 0 layers; a model made by an older ", ...
+%!                         "version may say 1: set M.config.encoder_layers = 0)"]);
+%! end_try_catch
+%! fixed = old;
+%! fixed.config.encoder_layers = 0;
+%! assert (check_model (fixed, "f"), check_model (g, "f"));
+%! fail ('attn_continue (old, "a b")', "set M.config.encoder_layers = 0");
+
 %!test
 %! ## finite weights whose sum overflows pass
 %! check_model (setfield (m, "W_vocab", repmat ([1e308, 1e308], 4, 3)), "f");
