@@ -64,6 +64,11 @@ function c = check_model (m, caller, G)
       error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s double array",
              caller, bad.path, shape_str (bad.shape));
     endif
+    extra = setdiff (leaf_paths (G, ""), {learned.path});
+    if (! isempty (extra))
+      error ("attention:type", "%s: G.%s is no learned array of M (G must be M's gradient)",
+             caller, extra{1});
+    endif
   endif
   if (all_fit (X, parts) && all ([X{heads}] == c.heads))
     check_finite (X, parts, caller);
@@ -97,6 +102,26 @@ function check_finite (X, parts, caller)
              caller, parts(k).path, disp_arg (X{k}(i,j)), i, j, nnz (! isfinite (X{k})));
     endif
   endif
+endfunction
+
+## the dotted paths of every array in the struct S (struct arrays indexed
+## from 1, as model_schema writes them)
+function p = leaf_paths (S, pre)
+  if (! isstruct (S))
+    p = {pre(1:end-1)};
+    return;
+  endif
+  p = {};
+  f = fieldnames (S);
+  for i = 1:numel (S)
+    at = pre;
+    if (numel (S) > 1 || any (strcmp (pre, {"encoder.", "decoder."})))
+      at = sprintf ("%s%d.", pre, i);
+    endif
+    for k = 1:numel (f)
+      p = [p, leaf_paths(S(i).(f{k}), [at f{k} "."])];
+    endfor
+  endfor
 endfunction
 
 ## the arrays of S at the parts' places (a 0×0×0 NaN where one is missing)
@@ -179,6 +204,9 @@ endfunction
 %! check_model (m, "f", G);
 %! fail ('check_model (m, "f", rmfield (G, "W_vocab"))', "G.W_vocab must be a real 4×6 double array");
 %! fail ('check_model (m, "f", setfield (G, "b_vocab", 1))', "G must hold the gradient of every learned array of M: G.b_vocab");
+%! fail ('check_model (m, "f", setfield (G, "W_hidden", 1))', "f: G.W_hidden is no learned array of M");
+%! G.decoder(1).norm_self.scale = 1;
+%! fail ('check_model (m, "f", G)', "f: G.decoder.1.norm_self.scale is no learned array of M");
 
 ## the gradient of every family holds the learned parts of its schema with
 ## their shapes, and no other array (the values are checked against finite
