@@ -21,11 +21,16 @@ function m = attn_sgd (m, G, lr)
   if (nargin != 3)
     print_usage ();
   endif
-  if (! isnumeric (lr) || ! isscalar (lr) || ! isreal (lr) || ! isfinite (lr))
+  if (! isa (lr, "double") || ! isscalar (lr) || ! isreal (lr) || ! isfinite (lr))
     error ("attention:type", "attn_sgd: LR must be a real finite scalar, got %s", disp_arg (lr));
   endif
   check_model (m, "attn_sgd", G);
-  m = tree_add (m, G, -lr * tree_flat (G));
+  step = -lr * tree_flat (G);
+  if (! all (isfinite (step)))
+    error ("attention:diverged", "attn_sgd: the step -LR*G overflows at LR = %g; make LR smaller",
+           lr);
+  endif
+  m = tree_add (m, G, step);
 endfunction
 
 %!test

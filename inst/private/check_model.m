@@ -8,8 +8,9 @@
 ## @code{heads} equal to @code{config.heads}).  Any failure is an
 ## @code{attention:model} error naming @var{caller} and the first bad part.
 ## With @var{G}, a gradient for @var{m} (the optimisers' argument), it is
-## checked too: every learned part of the schema there with its shape
-## (@code{attention:type} naming the part).  NaN or Inf in an array of
+## checked too: every learned part of the schema there with its shape and
+## no other array (@code{attention:type} naming the part), every number
+## finite (@code{attention:nonfinite}).  NaN or Inf in an array of
 ## @var{m} is an @code{attention:nonfinite} error naming the array.
 ## @var{c} is the checked config with the vocabularies.  A config seen
 ## before is not checked again (the last few are kept with their schema):
@@ -69,6 +70,7 @@ function c = check_model (m, caller, G)
       error ("attention:type", "%s: G.%s is no learned array of M (G must be M's gradient)",
              caller, extra{1});
     endif
+    check_finite (g, learned, caller, "G");
   endif
   if (all_fit (X, parts) && all ([X{heads}] == c.heads))
     check_finite (X, parts, caller);
@@ -92,14 +94,14 @@ endfunction
 ## error attention:nonfinite naming the first array with NaN or Inf: one sum
 ## an array finds them all (NaN and Inf survive a sum; a finite sum that
 ## overflows is looked at entry by entry and passes)
-function check_finite (X, parts, caller)
+function check_finite (X, parts, caller, name = "M")
   if (! isfinite (sum (cellfun (@(x) sum (x(:)), X))))
     k = find (! cellfun (@(x) all (isfinite (x(:))), X), 1);
     if (! isempty (k))
       [i, j] = find (! isfinite (X{k}), 1);
       error ("attention:nonfinite",
-             "%s: M.%s must be finite, got %s at (%d,%d) and %d non-finite entries in all",
-             caller, parts(k).path, disp_arg (X{k}(i,j)), i, j, nnz (! isfinite (X{k})));
+             "%s: %s.%s must be finite, got %s at (%d,%d) and %d non-finite entries in all",
+             caller, name, parts(k).path, disp_arg (X{k}(i,j)), i, j, nnz (! isfinite (X{k})));
     endif
   endif
 endfunction
@@ -205,6 +207,7 @@ endfunction
 %! fail ('check_model (m, "f", rmfield (G, "W_vocab"))', "G.W_vocab must be a real 4×6 double array");
 %! fail ('check_model (m, "f", setfield (G, "b_vocab", 1))', "G must hold the gradient of every learned array of M: G.b_vocab");
 %! fail ('check_model (m, "f", setfield (G, "W_hidden", 1))', "f: G.W_hidden is no learned array of M");
+%! fail ('check_model (m, "f", setfield (G, "b_vocab", [0 0 0 NaN 0 0]))', "f: G.b_vocab must be finite, got NaN at \\(1,4\\)");
 %! G.decoder(1).norm_self.scale = 1;
 %! fail ('check_model (m, "f", G)', "f: G.decoder.1.norm_self.scale is no learned array of M");
 
