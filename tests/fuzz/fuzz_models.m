@@ -648,13 +648,17 @@ function s = short (x)
   endif
 endfunction
 
-## the outcome table: one row a function, one column an outcome
+## the outcome table: one row a function, one column an outcome (ok, the
+## attention:* identifiers without their prefix, usage, failures)
 function print_table (r)
-  [ids, order] = sort (r.ids);
+  rank = (1 + strncmp (r.ids, "attention:", 10) + 2 * strcmp (r.ids, "usage")
+          + 3 * strncmp (r.ids, "FAIL", 4));
+  [~, by_name] = sort (r.ids);
+  [~, order] = sortrows ([rank(:), cellfun(@(i) find (by_name == i), num2cell (1:numel (rank)))']);
+  ids = regexprep (r.ids(order), '^attention:', '');
   T = r.table(:, order);
-  w = max (cellfun ("length", ids), 5);
+  W = num2cell (max (cellfun ("length", ids), 4));  # a column as wide as its name
   printf ("%-14s", "function");
-  W = num2cell (w);                          # a column as wide as its name
   printf (" %*s", [W; ids]{:});
   printf (" %6s\n", "all");
   for i = 1:numel (r.fns)
@@ -668,5 +672,5 @@ function print_table (r)
   for f = r.failures
     printf ("case %d: %s (%s): %s: %s\n", f.case, f.fn, f.args, f.what, f.message);
   endfor
-  printf ("%d failures\n", r.nfail);
+  printf ("%d failures in %d cases\n", r.nfail, sum (T(:)));
 endfunction
