@@ -13,9 +13,10 @@
 ## raises an @code{attention:*} error.  It fails (@qcode{"FAIL:..."}) on
 ## any other error, on a result that is not correct, on running longer than
 ## the per-case bound (10 s), or on running out of memory (@code{make fuzz}
-## runs under @code{ulimit -v 8000000}).  Wrong argument counts are never
-## generated; Octave's own usage error (@code{print_usage}) is counted as
-## @qcode{"usage"}.
+## runs under @code{ulimit -v 8000000}).  Some calls get too few arguments
+## (@code{attention:nargin}); too many are never generated, as Octave
+## itself refuses them (@code{Octave:invalid-fun-call}, counted as
+## @qcode{"usage"}).
 ##
 ## @var{r} has @code{fns} and @code{ids} (the outcomes), @code{table}
 ## (function × outcome counts), @code{outcomes} (one a case),
@@ -35,7 +36,9 @@ function r = fuzz_models (ncases, seed, mode = "")
   fns = {"attn_load", "attn_encode", "attn_decode", "attn_vocab", "attn_model", ...
          "attn_family", "attn_toy", "attn_batch", "attn_forward", "attn_loss", ...
          "attn_train", "attn_adam", "attn_sgd", "attn_clip", "attn_greedy", ...
-         "attn_beam", "attn_sample", "attn_continue", "attn_score", "attn_save"};
+         "attn_beam", "attn_sample", "attn_continue", "attn_score", "attn_save", ...
+         "attn_show", "attn_walkthrough", "attn_corpus_lm", "attn_corpus_ner", ...
+         "attn_corpus_translation"};
   r = struct ("fns", {{}}, "ids", {{}}, "table", zeros (0, 0), "outcomes", {cell(1, ncases)},
               "failures", struct ("case", {}, "fn", {}, "args", {}, "what", {}, "message", {},
                                   "inputs", {}),
@@ -49,6 +52,10 @@ function r = fuzz_models (ncases, seed, mode = "")
       fn = fns{randi ([2, numel(fns)])};
     endif
     [args, check] = make_case (fn, P, dir, n);
+    if (rand () < 0.03 && ! isempty (args) && ! strncmp (fn, "attn_corpus", 11))
+      args = args(1:randi ([0, numel(args) - 1]));   # too few arguments
+      check.result = @(out) "";
+    endif
     [outcome, message] = run_case (fn, args, check);
     r.outcomes{n} = outcome;
     i = find (strcmp (fn, r.fns));
@@ -103,7 +110,7 @@ function [outcome, message] = run_case (fn, args, check)
       where = arrayfun (@(s) sprintf ("%s:%d", s.name, s.line), err.stack(1:min (3, end)),
                         "UniformOutput", false);
       message = sprintf ("%s [%s] (%s)", message, err.identifier, strjoin (where, " < "));
-    elseif (strcmp (fn, "attn_load") && ischar (args{1}) && ! isempty (args{1})
+    elseif (strcmp (fn, "attn_load") && numel (args) == 1 && ischar (args{1}) && ! isempty (args{1})
             && ! strcmp (outcome, "attention:file"))
       outcome = ["FAIL:" outcome];          # every refused file is attention:file
     endif
@@ -143,6 +150,7 @@ function P = pool (dir)
     [~, P.grads{k}, info] = attn_loss (P.models{k}, P.pairs{k}(:,1)', P.pairs{k}(:,2)');
     P.batches{k} = info.batch;
   endfor
+  P.traces = cellfun (@(m, p) attn_forward (m, p{1,1}), P.models, P.pairs', "UniformOutput", false);
   P.files = cell (size (P.models));
   for k = 1:numel (P.models)
     P.files{k} = fullfile (dir, sprintf ("good%d.safetensors", k));
@@ -436,6 +444,30 @@ function [args, check] = make_case (fn, P, dir, n)
       endswitch
       args = [{m, data}, options({"batch_size", "max_len"}, {1, 2, 64, 3, 1e9})];
       check.result = @(out) ifelse (isstruct (out{1}), "", "no score struct");
+    case "attn_show"
+      what = {P.traces{k}, P.traces{k}, randn(3, 4), junk()}{randi (4)};
+      args = [{what}, options({"decimals", "width", "last"}, {0, 3, 40, true})];
+      if (rand () < 0.5)
+        field = {"logits", "probs", "encoder(1).self.A", "decoder(1).cross.A", "nonsense", 3, ...
+                 "decoder(9).self.A", "A{1}", "", "\xC3"}{randi (10)};
+        args = [{what, field}, args(2:end)];
+      endif
+      check.result = @(out) ifelse (ischar (out{1}), "", "text is not a string");
+    case "attn_walkthrough"
+      args = [{m, sentence(P, vs), sentence(P, vt)}, options({"last", "decimals", "width"}, {true, 2, 60})];
+      check.nargout = 0;
+    case {"attn_corpus_lm", "attn_corpus_ner", "attn_corpus_translation"}
+      small = {-1, 1.5, NaN, Inf, "x", {}, [1 2], 0, 3, 2+1i, true, []};
+      o = struct ("n_train", 5, "n_valid", 2, "n_test", 2);
+      names = {"n_train", "n_valid", "n_test", "seed", "heldout", "max_facts", "max_len", "other"};
+      for i = 1:randi ([1, 2])
+        o.(names{randi (numel (names))}) = small{randi (numel (small))};
+      endfor
+      args = {o};
+      if (rand () < 0.1)
+        args = {junk()};
+      endif
+      check.result = @(out) ifelse (isstruct (out{1}), "", "no corpus struct");
     case "attn_save"
       file = fullfile (dir, sprintf ("saved%d.safetensors", n));
       names = {file, file, dir, "", 3, "/dev/null", "/dev/full", ...
@@ -639,7 +671,9 @@ endfunction
 
 function s = short (x)
   if (ischar (x) && rows (x) <= 1)
-    s = ["\"", regexprep(x(1:min (end, 40)), '[^\x20-\x7E]', '?'), "\""];
+    x = x(1:min (end, 40));
+    x(x < 32 | x > 126) = "?";
+    s = ["\"", x, "\""];
   elseif (isnumeric (x) && numel (x) <= 4 && ndims (x) == 2)
     s = mat2str (x, 4);
   else
@@ -658,15 +692,15 @@ function print_table (r)
   ids = regexprep (r.ids(order), '^attention:', '');
   T = r.table(:, order);
   W = num2cell (max (cellfun ("length", ids), 4));  # a column as wide as its name
-  printf ("%-14s", "function");
+  printf ("%-24s", "function");
   printf (" %*s", [W; ids]{:});
   printf (" %6s\n", "all");
   for i = 1:numel (r.fns)
-    printf ("%-14s", r.fns{i});
+    printf ("%-24s", r.fns{i});
     printf (" %*d", [W; num2cell(T(i,:))]{:});
     printf (" %6d\n", sum (T(i,:)));
   endfor
-  printf ("%-14s", "all");
+  printf ("%-24s", "all");
   printf (" %*d", [W; num2cell(sum (T, 1))]{:});
   printf (" %6d\n", sum (T(:)));
   for f = r.failures
