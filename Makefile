@@ -147,7 +147,7 @@ bench: all tests/bench/bench_core tests/bench/bench_calls
 # Hardening.  Fuzzing runs with an 8 GB address-space limit so that a case
 # that allocated far too much fails instead of swapping.
 FUZZ_CASES ?= 20000
-FUZZ_MODEL_CASES ?= 3000
+FUZZ_MODEL_CASES ?= 2000
 SOAK_SEEDS ?= 30
 LEAK_CALLS ?= 1000000
 LEAK_LIMIT_MIB ?= 2
