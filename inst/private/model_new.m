@@ -54,14 +54,16 @@ function [m, n] = model_new (c, caller)
     drawn.tgt_vocab = c.src_vocab;
   endif
   stacks = model_schema (drawn);
+  stacks = stacks(strcmp ({stacks.init}, "normal"));
+  keep = ismember ({stacks.path}, {parts.path});
   own = parts([parts.own]);
-  keep = {parts.path};
   old = randn ("state");
   unwind_protect
     randn ("state", c.seed);
-    for p = stacks(strcmp ({stacks.init}, "normal"))'
+    for i = 1:numel (stacks)
+      p = stacks(i);
       x = randn (p.shape) / sqrt (p.fan_in);
-      if (any (strcmp (p.path, keep)))
+      if (keep(i))
         m = subsasgn (m, p.subs, x);
       endif
     endfor
