@@ -7,7 +7,10 @@
 ## words, or already a vector of ids (checked and returned as a row).  No
 ## special token is added.  A word not in @var{v} becomes @code{<unk>}; with
 ## @qcode{"strict"}, or when @var{v} has no @code{<unk>}, it raises an
-## @code{attention:vocab} error that names the word.
+## @code{attention:vocab} error that names the word.  Text must be UTF-8:
+## other bytes are an @code{attention:encoding} error giving the first bad
+## byte's position (every function that takes sentences reads them through
+## here, and names itself in the error).
 ##
 ## @example
 ## @group
