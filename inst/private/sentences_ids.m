@@ -14,7 +14,7 @@ function ids = sentences_ids (v, sentences, kind, fname)
     ids = encode_all (v, sentences, text, numeric);
   endif
   if (iscell (ids))
-    ids = cellfun (@(x) add_specials (v, x, kind), ids, "UniformOutput", false);
+    ids = cellfun (@(x) to_ids (v, x, kind), ids, "UniformOutput", false);
   else
     ids = cellfun (@(s) to_ids (v, s, kind, fname), sentences, "UniformOutput", false);
   endif
