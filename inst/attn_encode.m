@@ -45,7 +45,7 @@ function ids = attn_encode (v, sentence, mode = "")
     words = regexp (sentence, '\S+', "match");
   elseif (iscellstr (sentence))
     words = sentence(:)';
-    if (! file_utf8 ([words{:}]) || ! file_utf8 (strjoin (words, " ")))
+    if (! all ([words{:}] < 128) && ! file_utf8 (strjoin (words, " ")))   # ASCII: nothing to do
       k = find (! cellfun (@file_utf8, words), 1);
       file_utf8 (words{k}, "attn_encode", sprintf ("word %d of SENTENCE", k));
     endif

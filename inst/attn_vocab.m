@@ -45,7 +45,7 @@ function v = attn_vocab (data, specials = {"<pad>", "<unk>", "<bos>", "<eos>"})
     k = find (! cellfun (@file_utf8, data(:)'), 1);
     file_utf8 (data{k}, "attn_vocab", sprintf ("DATA sentence %d", k));
   endif
-  if (! file_utf8 (strjoin (specials, " ")))
+  if (! all ([specials{:}] < 128) && ! file_utf8 (strjoin (specials, " ")))
     k = find (! cellfun (@file_utf8, specials), 1);
     file_utf8 (specials{k}, "attn_vocab", sprintf ("SPECIALS word %d", k));
   endif
