@@ -17,8 +17,10 @@
 #   make clean    remove build products
 #   make sanitize C core unit tests built with ASan and UBSan
 #   make memcheck C core unit tests and the MEX functions under valgrind
-#   make fuzz     FUZZ_CASES cases of bad input to every MEX function
-#   make soak     the same, SOAK_SEEDS times 10000 cases
+#   make fuzz     FUZZ_CASES cases of bad input to every MEX function, then
+#                 FUZZ_MODEL_CASES damaged model files and bad calls of the
+#                 public model functions (an outcome table by function)
+#   make soak     the same, SOAK_SEEDS times 10000 and 3000 cases
 #   make leakcheck  LEAK_CALLS kernel calls, VmRSS before and after; then
 #                 40 calls with 32 MiB results (made by Octave, filled in place)
 #   make longseq  n = m = 4096, h = 8 through the kernels, peak memory
@@ -145,6 +147,7 @@ bench: all tests/bench/bench_core tests/bench/bench_calls
 # Hardening.  Fuzzing runs with an 8 GB address-space limit so that a case
 # that allocated far too much fails instead of swapping.
 FUZZ_CASES ?= 20000
+FUZZ_MODEL_CASES ?= 2000
 SOAK_SEEDS ?= 30
 LEAK_CALLS ?= 1000000
 LEAK_LIMIT_MIB ?= 2
@@ -160,10 +163,10 @@ memcheck: all
 	tests/valgrind/memcheck.sh
 
 fuzz: all
-	ulimit -v 8000000; $(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (run_fuzz ($(FUZZ_CASES), 1) > 0)'
+	ulimit -v 8000000; $(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (run_fuzz ($(FUZZ_CASES), 1, $(FUZZ_MODEL_CASES)) > 0)'
 
 soak: all
-	ulimit -v 8000000; $(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (run_fuzz (10000, 100 + (1:$(SOAK_SEEDS))) > 0)'
+	ulimit -v 8000000; $(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (run_fuzz (10000, 100 + (1:$(SOAK_SEEDS)), 3000) > 0)'
 
 leakcheck: all
 	$(RUN_OCTAVE) --eval '$(STRESS_PATH) exit (leakcheck ($(LEAK_CALLS)) > $(LEAK_LIMIT_MIB))'

@@ -7,7 +7,10 @@
 ## words, or already a vector of ids (checked and returned as a row).  No
 ## special token is added.  A word not in @var{v} becomes @code{<unk>}; with
 ## @qcode{"strict"}, or when @var{v} has no @code{<unk>}, it raises an
-## @code{attention:vocab} error that names the word.
+## @code{attention:vocab} error that names the word.  Text must be UTF-8:
+## other bytes are an @code{attention:encoding} error giving the first bad
+## byte's position (every function that takes sentences reads them through
+## here, and names itself in the error).
 ##
 ## @example
 ## @group
@@ -37,19 +40,24 @@ function ids = attn_encode (v, sentence, mode = "")
     endif
     return;
   endif
-  if (ischar (sentence))
+  if (ischar (sentence) && rows (sentence) <= 1)
+    file_utf8 (sentence, "attn_encode", "SENTENCE");
     words = regexp (sentence, '\S+', "match");
   elseif (iscellstr (sentence))
     words = sentence(:)';
+    if (! all ([words{:}] < 128) && ! file_utf8 (strjoin (words, " ")))   # ASCII: nothing to do
+      k = find (! cellfun (@file_utf8, words), 1);
+      file_utf8 (words{k}, "attn_encode", sprintf ("word %d of SENTENCE", k));
+    endif
   else
     error ("attention:type",
            "attn_encode: SENTENCE must be a string, a cell array of words or ids, got %s",
-           class (sentence));
+           disp_arg (sentence));
   endif
   strict = strcmp (mode, "strict");
-  if (! strict && ! isempty (mode))
-    error ("attention:option", "attn_encode: the third argument must be \"strict\", got \"%s\"",
-           mode);
+  if (! strict && ! (ischar (mode) && isempty (mode)))
+    error ("attention:option", "attn_encode: the third argument must be \"strict\", got %s",
+           disp_arg (mode));
   endif
   [known, ids] = ismember (words, v.words);
   ids = reshape (ids, 1, numel (words));         # 1×0 for an empty sentence
@@ -78,3 +86,9 @@ endfunction
 %!error id=attention:vocab attn_encode (v, 1.5)
 %!error id=attention:type attn_encode (v, {1})
 %!error id=attention:option attn_encode (v, "the", "lenient")
+%!error id=attention:option attn_encode (v, "the", 3)
+%!error id=attention:type attn_encode (v, ["ab"; "cd"])
+%!error <attn_encode: SENTENCE is not UTF-8 text: byte 5 \(0xC3\) after "the "> attn_encode (v, "the \xC3 bank")
+%!error <attn_encode: word 1 of SENTENCE is not UTF-8 text: byte 4 \(0xC3\) after "the"> attn_encode (v, {"the\xC3", "\xA9"})
+%!error <word 2 of SENTENCE is not UTF-8 text: byte 1 \(0xA9\) after ""> attn_encode (v, {"the", "\xA9"})
+%!assert (attn_encode (v, {"caf\xC3\xA9", "bank"}), [2 7])

@@ -60,6 +60,15 @@
 ## scored on the head's bias alone; an empty token-classified sentence has
 ## no labels.
 ##
+## A family's model holds 0 layers in the stack it lacks
+## (@code{m.config.encoder_layers} of a decoder-only model,
+## @code{decoder_layers} of the classifiers).  A decoder-only model struct
+## made by an older version of the package, whose config says
+## @code{encoder_layers = 1}, is refused by every function with an
+## @code{attention:model} error that says to set it to 0; once set, it is
+## the model it was.  Sizes are checked as @code{attn_model} checks them
+## (@code{attention:config}, @code{attention:toolarge}).
+##
 ## @example
 ## @group
 ## c = struct ("family", "encoder-token", "vocab", "raghav goes to school in delhi",
@@ -87,7 +96,7 @@ function m = attn_family (config)
            "attn_family: CONFIG.family must be one of %s (attn_model builds the encoder-decoder)",
            families ());
   endif
-  m = model_new (c);
+  m = model_new (c, "attn_family");
 endfunction
 
 function s = families ()

@@ -45,7 +45,6 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   check_model (m, "attn_forward");
   if (isstruct (source))
     batch = source;
-    check_batch (m, batch, "attn_forward", false);
   elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
     batch = model_batch (m, {source}, {}, "attn_forward");
   else
@@ -54,7 +53,7 @@ function tr = attn_forward (m, source, prefix = "<bos>")
     batch = struct ("src", src', "src_allow", true (numel (src), 1),
                     "tgt_in", tgt', "tgt_allow", true (numel (tgt), 1));
   endif
-  check_lengths (m, batch, "attn_forward");
+  check_batch (m, batch, "attn_forward", false);
   tr = add_labels (model_forward (m, batch), m);
 endfunction
 

@@ -42,7 +42,6 @@ function [loss, G, info] = attn_loss (m, varargin)
   check_model (m, "attn_loss");
   if (isstruct (varargin{1}))
     batch = varargin{1};
-    check_batch (m, batch, "attn_loss", true);
     varargin(1) = [];
   elseif (numel (varargin) >= 2)
     batch = model_batch (m, varargin{1}, varargin{2}, "attn_loss");
@@ -52,7 +51,7 @@ function [loss, G, info] = attn_loss (m, varargin)
   endif
   o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)"}, varargin);
   smoothing = o.label_smoothing;
-  check_lengths (m, batch, "attn_loss");
+  check_batch (m, batch, "attn_loss", true);
   tr = model_forward (m, batch);
   if (nargout > 1)
     [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);

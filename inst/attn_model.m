@@ -39,6 +39,11 @@
 ## Widths, depths and the seed must be real integers in range (d, dk, dv
 ## up to 65536, heads up to 4096, max_len up to 2^20, layers up to 1024);
 ## anything else is an @code{attention:config} error naming the field.
+## Before any array is made, the model's count of numbers is compared with
+## the memory the machine has (MemAvailable of @file{/proc/meminfo}, and
+## what @code{ulimit -v} leaves): a model that would not fit is an
+## @code{attention:toolarge} error, at once.  Vocabulary text must be UTF-8
+## (@code{attention:encoding}).
 ##
 ## The fields of @var{m} (embedding and position tables, @code{encoder} and
 ## @code{decoder} struct arrays of block, FFN and LayerNorm structs, the
@@ -70,7 +75,7 @@ function m = attn_model (config)
            "attn_model: CONFIG.family must be \"encoder-decoder\" (attn_family builds the others), got \"%s\"",
            c.family);
   endif
-  m = model_new (c);
+  m = model_new (c, "attn_model");
 endfunction
 
 %!shared c

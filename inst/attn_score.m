@@ -72,8 +72,8 @@ function S = attn_score (m, data, varargin)
   argmax = cell (N, 1);
   for first = 1:o.batch_size:N
     k = first:min (first + o.batch_size - 1, N);
-    batch = attn_batch (m, src(k), tgt(k));
-    check_lengths (m, batch, "attn_score");
+    batch = model_batch (m, src(k), tgt(k), "attn_score");
+    check_batch (m, batch, "attn_score", true);
     [~, best] = max (model_forward (m, batch).probs, [], 2);
     best = reshape (best, size (batch.labels));
     ok = (best == batch.labels) & batch.tgt_allow;

@@ -115,7 +115,7 @@ function m = blackcat ()
   m = model_new (check_config (struct ("d", d, "heads", 1, "dk", 4, "dv", 6, "d_ff", 0,
                                        "norm", "none", "max_len", 8, "encoder_layers", 1,
                                        "decoder_layers", 1, "src_vocab", src,
-                                       "tgt_vocab", tgt), "attn_toy"));
+                                       "tgt_vocab", tgt), "attn_toy"), "attn_toy");
   m.src_embed = src_embed;
   m.src_pos = zeros (8, d);
   m.tgt_embed = tgt_embed;

@@ -91,7 +91,7 @@ function [m, history] = attn_train (m, corpus, varargin)
   [sources, targets] = corpus_pairs (corpus);
   ## the corpus encoded and padded once; each step slices its columns
   [data, lengths] = model_batch (m, sources, targets, "attn_train");
-  check_lengths (m, data, "attn_train");
+  check_batch (m, data, "attn_train", true);
   N = numel (sources);
   steps = ceil (N / o.batch_size);
   old = rand ("state");

@@ -40,7 +40,16 @@ function v = attn_vocab (data, specials = {"<pad>", "<unk>", "<bos>", "<eos>"})
            "attn_vocab: DATA must be a string or a cell array of strings, got %s",
            class (data));
   endif
-  words = regexp (strjoin (data(:)', " "), '\S+', "match");
+  text = strjoin (data(:)', " ");
+  if (! file_utf8 (text))
+    k = find (! cellfun (@file_utf8, data(:)'), 1);
+    file_utf8 (data{k}, "attn_vocab", sprintf ("DATA sentence %d", k));
+  endif
+  if (! all ([specials{:}] < 128) && ! file_utf8 (strjoin (specials, " ")))
+    k = find (! cellfun (@file_utf8, specials), 1);
+    file_utf8 (specials{k}, "attn_vocab", sprintf ("SPECIALS word %d", k));
+  endif
+  words = regexp (text, '\S+', "match");
   [~, first] = unique (words, "first");
   words = words(sort (first));
   v.words = [specials(:)', words(! ismember (words, specials))];
@@ -65,3 +74,6 @@ endfunction
 
 %!error <attn_vocab: DATA must be> attn_vocab (3)
 %!error id=attention:type attn_vocab ("a b", "<pad>")
+%!error <attn_vocab: DATA sentence 2 is not UTF-8 text: byte 3 \(0xFF\) after "la"> attn_vocab ({"a b", "la\xFF"})
+%!error <attn_vocab: SPECIALS word 1 is not UTF-8 text> attn_vocab ("a", {"<\xC3>"})
+%!assert (attn_vocab ("caf\xC3\xA9", {}).words, {"caf\xC3\xA9"})

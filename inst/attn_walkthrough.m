@@ -52,6 +52,10 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
                         {"last", true, "flag"; "decimals", 3, "integer [0, 16]";
                          "width", 80, "integer [1, Inf)"}, varargin);
   tr = attn_forward (m, source, prefix);
+  if (! all (isfield (tr, {"source_labels", "target_labels"})))
+    error ("attention:model", "attn_walkthrough: M must be an encoder-decoder model (attn_model, attn_toy), got the %s family",
+           m.config.family);
+  endif
   fmt = {"decimals", opts.decimals, "width", opts.width};
   show = @(path, last) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last));
   printf ("Source: %s\nTarget prefix: %s\nWhich token comes after \"%s\"?\n",

@@ -127,5 +127,5 @@
 %!   error ("no error");
 %! catch err
 %!   assert (err.identifier, "attention:nonfinite");
-%!   assert (strncmp (err.message, "attn_greedy: the next-token probabilities of step 1 are not finite", 60));
+%!   assert (strncmp (err.message, "attn_greedy: M.W_vocab must be finite, got NaN at (1,1)", 55));
 %! end_try_catch

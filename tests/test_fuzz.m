@@ -55,3 +55,27 @@
 %!   one = fuzz_gateways (1, 1, i);
 %!   assert (one.outcomes, r.outcomes(i));
 %! endfor
+
+## The model layer (tests/fuzz/fuzz_models.m, a few hundred cases): damaged
+## model files are attention:file or a valid model; bad calls of the public
+## functions an attention:* error or a correct result; nothing slow.
+%!test
+%! d = "fuzz";
+%! if (! isfolder (d))
+%!   d = fullfile ("tests", "fuzz");
+%! endif
+%! addpath (canonicalize_file_name (d));
+%! q = fuzz_models (300, 11);
+%! for f = q.failures
+%!   printf ("case %d: %s (%s); %s: %s\n", f.case, f.fn, f.args, f.what, f.message);
+%! endfor
+%! assert (q.nfail, 0);
+%! assert (sum (q.table(:)), 300);
+%! count = @(id) sum (q.table(:, strcmp (q.ids, id)));
+%! ## the cases reach files refused and loaded, and every kind of refusal
+%! load = strcmp (q.fns, "attn_load");
+%! assert (q.table(load, strcmp (q.ids, "attention:file")) >= 20);
+%! for id = {"ok", "attention:option", "attention:type", "attention:model", ...
+%!           "attention:vocab", "attention:config", "attention:encoding"}
+%!   assert (count (id{1}) >= 2, sprintf ("only %d cases of %s", count (id{1}), id{1}));
+%! endfor

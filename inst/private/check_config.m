@@ -93,8 +93,9 @@ function c = check_config (config, caller)
         error ("attention:config", "%s: CONFIG.%s must be at least 1 for the %s family, got %d",
                caller, stacks{i,1}, fam, o.(stacks{i,1}));
       elseif (! stacks{i,2} && o.(stacks{i,1}) != 0)
-        error ("attention:config", "%s: CONFIG.%s must be 0 for the %s family, got %d",
-               caller, stacks{i,1}, fam, o.(stacks{i,1}));
+        error ("attention:config",
+               "%s: CONFIG.%s must be 0 for the %s family, got %d (the stack the family lacks has 0 layers; a model made by an older version may say %d: set M.config.%s = 0)",
+               caller, stacks{i,1}, fam, o.(stacks{i,1}), o.(stacks{i,1}), stacks{i,1});
       endif
     endfor
   endif
@@ -146,7 +147,7 @@ function c = check_config (config, caller)
   endfor
 endfunction
 
-## a vocabulary struct, or one built from data (sentences)
+## a vocabulary struct (checked in full), or one built from data (sentences)
 function v = vocab_of (v, name, caller, varargin)
   if (! isstruct (v))
     if (! ischar (v) && ! iscellstr (v))
@@ -154,9 +155,14 @@ function v = vocab_of (v, name, caller, varargin)
              "%s: CONFIG.%s must be a vocabulary (attn_vocab) or sentences, got %s",
              caller, name, disp_arg (v));
     endif
-    v = attn_vocab (v, varargin{:});
+    try
+      v = attn_vocab (v, varargin{:});
+    catch err
+      error (err.identifier, "%s",
+             regexprep (err.message, '^attn_vocab: DATA', [caller ": CONFIG." name]));
+    end_try_catch
   endif
-  check_vocab (v, caller);
+  check_vocab (v, caller, ["CONFIG." name]);
 endfunction
 
 function x = ifelse (cond, a, b)
@@ -203,7 +209,10 @@ endfunction
 %!error <CONFIG.src_vocab is required> check_config (struct ("tgt_vocab", "b"), "f")
 %!error <CONFIG.tgt_vocab must hold> check_config (struct ("src_vocab", "a", "tgt_vocab", attn_vocab ("b", {})), "f")
 %!error <CONFIG.src_vocab must be a vocabulary> check_config (struct ("src_vocab", 3, "tgt_vocab", "b"), "f")
-%!error <V must be a vocabulary struct> check_config (struct ("src_vocab", struct ("words", 1), "tgt_vocab", "b"), "f")
+%!error <CONFIG.src_vocab must be a vocabulary struct of exactly> check_config (struct ("src_vocab", struct ("words", 1), "tgt_vocab", "b"), "f")
+%!error <f: CONFIG.src_vocab sentence 2 is not UTF-8 text: byte 2 \(0xFF\) after "a"> check_config (struct ("src_vocab", {{"a", "a\xFF"}}, "tgt_vocab", "b"), "f")
+%!error <f: CONFIG.vocab sentence 1 is not UTF-8 text: byte 1> check_config (struct ("family", "decoder-only", "vocab", "\xC3"), "f")
+%!error <f: CONFIG.tgt_vocab.eos must be an integer id> check_config (struct ("src_vocab", "a", "tgt_vocab", setfield (attn_vocab ("b"), "eos", 9)), "f")
 %!error <CONFIG.decoder_layers must be 0 for the encoder-token family> check_config (setfield (check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"x", "y"}}), "f"), "decoder_layers", 1), "f")
 %!error <CONFIG.d_hidden must be at least 1> check_config (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "mean", "head", "mlp", "d_hidden", 0), "f")
 %!error id=attention:type check_config (3, "f")

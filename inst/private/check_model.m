@@ -8,8 +8,10 @@
 ## @code{heads} equal to @code{config.heads}).  Any failure is an
 ## @code{attention:model} error naming @var{caller} and the first bad part.
 ## With @var{G}, a gradient for @var{m} (the optimisers' argument), it is
-## checked too: every learned part of the schema there with its shape
-## (@code{attention:type} naming the part).
+## checked too: every learned part of the schema there with its shape and
+## no other array (@code{attention:type} naming the part), every number
+## finite (@code{attention:nonfinite}).  NaN or Inf in an array of
+## @var{m} is an @code{attention:nonfinite} error naming the array.
 ## @var{c} is the checked config with the vocabularies.  A config seen
 ## before is not checked again (the last few are kept with their schema):
 ## what remains per call is one look at every array.
@@ -63,8 +65,15 @@ function c = check_model (m, caller, G)
       error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s double array",
              caller, bad.path, shape_str (bad.shape));
     endif
+    extra = setdiff (leaf_paths (G, ""), {learned.path});
+    if (! isempty (extra))
+      error ("attention:type", "%s: G.%s is no learned array of M (G must be M's gradient)",
+             caller, extra{1});
+    endif
+    check_finite (g, learned, caller, "G");
   endif
   if (all_fit (X, parts) && all ([X{heads}] == c.heads))
+    check_finite (X, parts, caller);
     return;
   endif
   for i = 1:numel (parts)
@@ -79,6 +88,41 @@ function c = check_model (m, caller, G)
       error ("attention:model", "%s: M.%s must be %d (config.heads), got %s", caller, p.path,
              c.heads, disp_arg (x));
     endif
+  endfor
+endfunction
+
+## error attention:nonfinite naming the first array with NaN or Inf: one sum
+## an array finds them all (NaN and Inf survive a sum; a finite sum that
+## overflows is looked at entry by entry and passes)
+function check_finite (X, parts, caller, name = "M")
+  if (! isfinite (sum (cellfun (@(x) sum (x(:)), X))))
+    k = find (! cellfun (@(x) all (isfinite (x(:))), X), 1);
+    if (! isempty (k))
+      [i, j] = find (! isfinite (X{k}), 1);
+      error ("attention:nonfinite",
+             "%s: %s.%s must be finite, got %s at (%d,%d) and %d non-finite entries in all",
+             caller, name, parts(k).path, disp_arg (X{k}(i,j)), i, j, nnz (! isfinite (X{k})));
+    endif
+  endif
+endfunction
+
+## the dotted paths of every array in the struct S (struct arrays indexed
+## from 1, as model_schema writes them)
+function p = leaf_paths (S, pre)
+  if (! isstruct (S))
+    p = {pre(1:end-1)};
+    return;
+  endif
+  p = {};
+  f = fieldnames (S);
+  for i = 1:numel (S)
+    at = pre;
+    if (numel (S) > 1 || any (strcmp (pre, {"encoder.", "decoder."})))
+      at = sprintf ("%s%d.", pre, i);
+    endif
+    for k = 1:numel (f)
+      p = [p, leaf_paths(S(i).(f{k}), [at f{k} "."])];
+    endfor
   endfor
 endfunction
 
@@ -129,11 +173,43 @@ endfunction
 %!error <f: M.W_vocab must be a real 4×6 double array, got> check_model (setfield (m, "W_vocab", 1), "f")
 %!error <f: M.encoder.1.self.heads must be 2> check_model (setfield (m, "encoder", setfield (m.encoder, "self", setfield (m.encoder.self, "heads", 1))), "f")
 %!error id=attention:model check_model (setfield (m, "src_embed", single (m.src_embed)), "f")
+%!error <f: M.decoder.2.ffn.W_2 must be finite, got NaN at \(3,1\) and 2 non-finite entries in all> check_model (setfield (m, "decoder", subsasgn (m.decoder, substruct ("()", {2}, ".", "ffn", ".", "W_2", "()", {[3 5]}), [NaN -Inf])), "f")
+%!error id=attention:nonfinite check_model (setfield (m, "b_vocab", [0 0 0 0 0 Inf]), "f")
+## a decoder-only model whose config says encoder_layers = 1 (as older
+## versions wrote it) is refused with the fix in the message; once fixed
+## it is the same model
+%!test
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2,
+%!                          "layers", 1));
+%! old = g;
+%! old.config.encoder_layers = 1;
+%! try
+%!   check_model (old, "attn_continue");
+%!   error ("accepted");
+%! catch err
+%!   assert (err.identifier, "attention:model");
+%!   assert (err.message, ["attn_continue: M.config is not a valid model config: ", ...
+%!                         "CONFIG.encoder_layers must be 0 for the decoder-only family, got 1 ", ...
+%!                         "(the stack the family lacks has 0 layers; a model made by an older ", ...
+%!                         "version may say 1: set M.config.encoder_layers = 0)"]);
+%! end_try_catch
+%! fixed = old;
+%! fixed.config.encoder_layers = 0;
+%! assert (check_model (fixed, "f"), check_model (g, "f"));
+%! fail ('attn_continue (old, "a b")', "set M.config.encoder_layers = 0");
+
+%!test
+%! ## finite weights whose sum overflows pass
+%! check_model (setfield (m, "W_vocab", repmat ([1e308, 1e308], 4, 3)), "f");
 %!test
 %! [~, G] = attn_loss (m, "a b", "x y");
 %! check_model (m, "f", G);
 %! fail ('check_model (m, "f", rmfield (G, "W_vocab"))', "G.W_vocab must be a real 4×6 double array");
 %! fail ('check_model (m, "f", setfield (G, "b_vocab", 1))', "G must hold the gradient of every learned array of M: G.b_vocab");
+%! fail ('check_model (m, "f", setfield (G, "W_hidden", 1))', "f: G.W_hidden is no learned array of M");
+%! fail ('check_model (m, "f", setfield (G, "b_vocab", [0 0 0 NaN 0 0]))', "f: G.b_vocab must be finite, got NaN at \\(1,4\\)");
+%! G.decoder(1).norm_self.scale = 1;
+%! fail ('check_model (m, "f", G)', "f: G.decoder.1.norm_self.scale is no learned array of M");
 
 ## the gradient of every family holds the learned parts of its schema with
 ## their shapes, and no other array (the values are checked against finite

@@ -1,28 +1,53 @@
-## ok = file_utf8 (text): true if the bytes of text (char or uint8) are
-## well-formed UTF-8: no stray continuation bytes, no cut sequences, no
-## overlong forms, no surrogates, nothing beyond U+10FFFF.
-function ok = file_utf8 (text)
-  b = double (text(:)');
-  n = numel (b);
-  if (all (b < 128))
-    ok = true;
+## [ok, at] = file_utf8 (text): true if the bytes of text (char or uint8)
+## are well-formed UTF-8: no stray continuation bytes, no cut sequences, no
+## overlong forms, no surrogates, nothing beyond U+10FFFF.  at is the
+## position of the first byte that starts no valid character (0 when ok).
+## file_utf8 (text, caller, name): the same check where text enters the
+## package; bad bytes are an attention:encoding error naming the function
+## the user called, the argument, the byte and the text before it.
+function [ok, at] = file_utf8 (text, caller, name)
+  at = 0;
+  ok = all (text(:) < 128);
+  if (ok)
     return;
   endif
+  if (nargin == 3)
+    [ok, at] = file_utf8 (text);
+    if (! ok)
+      before = text(max (1, at - 24):at-1);
+      before = before(find (before < 128 | before >= 192, 1):end);   # whole characters
+      error ("attention:encoding",
+             "%s: %s is not UTF-8 text: byte %d (0x%02X) after \"%s\" starts no valid character",
+             caller, name, at, double (text(at)), before);
+    endif
+    return;
+  endif
+  b = double (text(:)');
+  n = numel (b);
   cont = b >= 128 & b < 192;
   len = 1 * (b < 128) + 2 * (b >= 194 & b <= 223) + 3 * (b >= 224 & b <= 239) ...
         + 4 * (b >= 240 & b <= 244);
   lead = find (len > 1);
-  ## the positions each lead byte claims as its continuation bytes
-  claim = zeros (1, n + 3);
+  ## a lead byte is bad when a byte it claims is missing or no continuation
+  claimed = false (1, n);
+  cut = false (size (lead));
   for k = 1:3
-    with = lead(len(lead) > k);
-    claim(with + k) += 1;
+    with = find (len(lead) > k);             # leads of more than k bytes
+    at_k = lead(with) + k;
+    in = at_k <= n;
+    cut(with(! in)) = true;
+    cut(with(in)) |= ! cont(at_k(in));
+    claimed(at_k(in)) = true;
   endfor
-  ok = all (len > 0 | cont) && isequal (claim(1:n) == 1, cont) && ! any (claim(n+1:end));
+  second = [b(2:end), 0];                    # the byte after each lead
+  wrong = ((b == 224 & second < 160) | (b == 237 & second > 159)
+           | (b == 240 & second < 144) | (b == 244 & second > 143));
+  bad = (len == 0 & ! cont) | (cont & ! claimed) | wrong;
+  bad(lead(cut)) = true;
+  at = find (bad, 1);
+  ok = isempty (at);
   if (ok)
-    second = [b(2:end), 0];              # the byte after each lead
-    ok = ! any ((b == 224 & second < 160) | (b == 237 & second > 159)
-                | (b == 240 & second < 144) | (b == 244 & second > 143));
+    at = 0;
   endif
 endfunction
 
@@ -53,3 +78,19 @@ endfunction
 %!   endif
 %!   assert (file_utf8 (s), true, sprintf ("U+%X", u));
 %! endfor
+%!error <f: SENTENCE is not UTF-8 text: byte 4 \(0xC3\) after "caf" starts> file_utf8 ("caf\xC3 x", "f", "SENTENCE")
+%!error id=attention:encoding file_utf8 ("\xFF", "f", "SENTENCE")
+%!test
+%! file_utf8 ("caf\xC3\xA9", "f", "SENTENCE");
+%!test
+%! ## the first byte that starts no valid character
+%! [ok, at] = file_utf8 ("caf\xC3 x");
+%! assert ([ok, at], [false, 4]);
+%! [ok, at] = file_utf8 ("ab\xE2\x82\xAC\x80");
+%! assert ([ok, at], [false, 6]);
+%! [ok, at] = file_utf8 ("\xC3\xA9\xF0\x9F\x98");
+%! assert ([ok, at], [false, 3]);
+%! [ok, at] = file_utf8 ("x\xED\xA0\x80");
+%! assert ([ok, at], [false, 2]);
+%! [ok, at] = file_utf8 ("caf\xC3\xA9");
+%! assert ([ok, at], [true, 0]);

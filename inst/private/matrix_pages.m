@@ -16,6 +16,12 @@
 ## @end deftypefn
 
 function [pages, opts] = matrix_pages (args, argname, caller, spec)
+  text = find (cellfun ("ischar", args) | cellfun ("iscellstr", args));
+  for k = text(! cellfun (@(a) file_utf8 ([a{:}]), cellfun (@cellstr, args(text), "UniformOutput", false)))
+    a = cellstr (args{k});
+    w = find (! cellfun (@file_utf8, a), 1);
+    file_utf8 (a{w}, caller, sprintf ("argument %d", k));   # text enters here
+  endfor
   spec = [spec; {"rows", {}, "any"; "cols", {}, "any"; "title", "", "text";
                  "axes", {}, "any"; "head", [], "integer [1, Inf)";
                  "batch", [], "integer [1, Inf)"}];

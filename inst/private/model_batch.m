@@ -135,7 +135,7 @@ function ids = sentences_ids (v, sentences, kind, fname)
     ids = encode_all (v, sentences, text, numeric);
   endif
   if (iscell (ids))
-    ids = cellfun (@(x) add_specials (v, x, kind), ids, "UniformOutput", false);
+    ids = cellfun (@(x) to_ids (v, x, kind), ids, "UniformOutput", false);
   else
     ids = cellfun (@(s) to_ids (v, s, kind, fname), sentences, "UniformOutput", false);
   endif
@@ -145,9 +145,9 @@ endfunction
 ## attn_encode looks up the words of all string sentences together and
 ## checks all id rows together; any error sends the caller to to_ids.
 function ids = encode_all (v, sentences, text, numeric)
-  words = regexp (sentences(text), '\S+', "match");
   rows = cellfun (@(s) double (s(:)'), sentences(numeric), "UniformOutput", false);
   try
+    words = regexp (sentences(text), '\S+', "match");     # fails on bytes not UTF-8
     found = attn_encode (v, [words{:}]);
     attn_encode (v, [rows{:}]);
   catch

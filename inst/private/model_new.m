@@ -1,7 +1,15 @@
 ## -*- texinfo -*-
-## @deftypefn {} {@var{m} =} model_new (@var{c})
+## @deftypefn {} {[@var{m}, @var{n}] =} model_new (@var{c}, @var{caller})
 ## A new model of any family from a config checked by @code{check_config}:
 ## every part of @code{model_schema (c)}, in its order.
+##
+## Before anything is allocated, the parameter count is computed from the
+## schema of at most two layers a stack (the count grows linearly with the
+## layers) and its memory compared with what the machine has: MemAvailable
+## of @file{/proc/meminfo} (MemTotal where that is missing), less than the
+## address-space limit (@code{ulimit -v}) leaves; more is an
+## @code{attention:toolarge} error naming @var{caller}.  @var{n} is that
+## count (every number of the model's arrays).
 ##
 ## Learned weights are normal with variance 1/fan-in, biases 0, LayerNorm
 ## gains 1.  The embeddings, stacks and vocabulary head are drawn from
@@ -13,7 +21,8 @@
 ## kept.
 ## @end deftypefn
 
-function m = model_new (c)
+function [m, n] = model_new (c, caller)
+  n = check_memory (c, caller);
   m.config = rmfield (c, {"src_vocab", "tgt_vocab"});
   if (! strcmp (c.family, "decoder-only"))
     m.src_vocab = c.src_vocab;
@@ -45,14 +54,16 @@ function m = model_new (c)
     drawn.tgt_vocab = c.src_vocab;
   endif
   stacks = model_schema (drawn);
+  stacks = stacks(strcmp ({stacks.init}, "normal"));
+  keep = ismember ({stacks.path}, {parts.path});
   own = parts([parts.own]);
-  keep = {parts.path};
   old = randn ("state");
   unwind_protect
     randn ("state", c.seed);
-    for p = stacks(strcmp ({stacks.init}, "normal"))'
+    for i = 1:numel (stacks)
+      p = stacks(i);
       x = randn (p.shape) / sqrt (p.fan_in);
-      if (any (strcmp (p.path, keep)))
+      if (keep(i))
         m = subsasgn (m, p.subs, x);
       endif
     endfor
@@ -63,6 +74,74 @@ function m = model_new (c)
   unwind_protect_cleanup
     randn ("state", old);
   end_unwind_protect
+endfunction
+
+## refuse (attention:toolarge) a model whose arrays would not fit in memory
+function n = check_memory (c, caller)
+  [n, largest] = parameter_count (c);
+  need = 8 * (n + 2 * largest);              # the arrays, and a part drawn and copied
+  [have, where] = memory_free ();
+  if (need > have)
+    error ("attention:toolarge",
+           "%s: the model would hold %.4g numbers (%s as doubles), more than the %s of memory available (%s); make CONFIG.d, d_ff, max_len, the layers or the vocabularies smaller",
+           caller, n, bytes_str (8 * n), bytes_str (have), where);
+  endif
+endfunction
+
+## n: the numbers in a model of config c, largest: those of its largest
+## array, from the schemas of at most two layers a stack
+function [n, largest] = parameter_count (c)
+  size_of = @(p) sum (prod (vertcat (p.shape), 2));
+  e = min (c.encoder_layers, 1);
+  f = min (c.decoder_layers, 1);
+  [c1, c2, c3] = deal (c);
+  [c1.encoder_layers, c1.decoder_layers] = deal (e, f);
+  [c2.encoder_layers, c2.decoder_layers] = deal (2 * e, f);
+  [c3.encoder_layers, c3.decoder_layers] = deal (e, 2 * f);
+  p = model_schema (c1);
+  n1 = size_of (p);
+  n = (n1 + (c.encoder_layers - e) * (size_of (model_schema (c2)) - n1)
+       + (c.decoder_layers - f) * (size_of (model_schema (c3)) - n1));
+  largest = max (prod (vertcat (p.shape), 2));
+endfunction
+
+## bytes this process may still allocate, and where the number comes from
+function [have, where] = memory_free ()
+  have = Inf;
+  where = "no /proc/meminfo";
+  info = read_proc ("/proc/meminfo");
+  for key = {"MemAvailable", "MemTotal"}
+    kb = regexp (info, [key{1} ':\s*(\d+)\s*kB'], "tokens", "once");
+    if (! isempty (kb))
+      have = 1024 * str2double (kb{1});
+      where = [key{1} " in /proc/meminfo"];
+      break;
+    endif
+  endfor
+  limit = regexp (read_proc ("/proc/self/limits"), 'Max address space\s+(\d+)', "tokens", "once");
+  used = regexp (read_proc ("/proc/self/status"), 'VmSize:\s*(\d+)\s*kB', "tokens", "once");
+  if (! isempty (limit) && ! isempty (used))
+    left = str2double (limit{1}) - 1024 * str2double (used{1});
+    if (left < have)
+      have = max (left, 0);
+      where = "what the address-space limit (ulimit -v) leaves";
+    endif
+  endif
+endfunction
+
+function text = read_proc (name)
+  text = "";
+  fid = fopen (name, "r");
+  if (fid >= 0)
+    text = fread (fid, [1, Inf], "*char");
+    fclose (fid);
+  endif
+endfunction
+
+function s = bytes_str (b)
+  units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  k = min (max (floor (log2 (max (b, 1)) / 10), 0), numel (units) - 1);
+  s = sprintf ("%.3g %s", b / 1024^k, units{k+1});
 endfunction
 
 ## P = sinusoid_table (L, d): fixed sinusoidal positions (Vaswani et al.):
@@ -77,3 +156,21 @@ function P = sinusoid_table (L, d)
   P(:,2:2:end) = cos (angle);
   P = P(:,1:d);
 endfunction
+
+## the count made before allocating is the number of numbers the model holds
+%!test
+%! v = "a b c d";
+%! b = struct ("d", 6, "heads", 2, "d_ff", 5, "max_len", 7, "seed", 1);
+%! e = b;  e.src_vocab = v;  e.tgt_vocab = "x y";  e.encoder_layers = 3;  e.decoder_layers = 4;
+%! g = b;  g.family = "decoder-only";  g.vocab = v;  g.layers = 5;
+%! s = b;  s.family = "encoder-sentence";  s.vocab = v;  s.layers = 3;
+%! s.classes = {"p", "q"};  s.head = "mlp";
+%! p = b;  p.family = "pooled-concat";  p.src_vocab = v;  p.tgt_vocab = "x";
+%! p.decoder_layers = 2;  p.norm = "pre";
+%! for config = {e, g, s, p}
+%!   [m, n] = model_new (check_config (config{1}, "f"), "f");
+%!   leaves = numeric_leaves (rmfield (m, {"config", "src_vocab", "tgt_vocab"}));
+%!   assert (n, sum (arrayfun (@(L) numel (subsref (m, L.subs)), leaves)));
+%! endfor
+%!error <f: the model would hold .* more than the .* of memory available> model_new (check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "d", 65536), "f"), "f")
+%!error id=attention:toolarge model_new (check_config (struct ("src_vocab", "a", "tgt_vocab", "b", "d", 4096, "max_len", 1048576), "f"), "f")

@@ -63,16 +63,16 @@ function parts = model_schema (config)
   if (! encoder_only)
     P = [P; embedding("tgt", Vt, c)];
   endif
-  for l = 1:c.encoder_layers
-    P = [P; layer("encoder", l, {"self"}, c)];
-  endfor
   blocks = {"self"};
   if (strcmp (fam, "encoder-decoder"))
     blocks = {"self", "cross"};
   endif
-  for l = 1:c.decoder_layers
-    P = [P; layer("decoder", l, blocks, c)];
-  endfor
+  ## the layers gathered first and joined once (a growing table costs n^2)
+  layers = [arrayfun(@(l) layer ("encoder", l, {"self"}, c), 1:c.encoder_layers,
+                     "UniformOutput", false), ...
+            arrayfun(@(l) layer ("decoder", l, blocks, c), 1:c.decoder_layers,
+                     "UniformOutput", false)];
+  P = vertcat (P, layers{:});
   if (strcmp (c.norm, "pre"))
     if (c.encoder_layers > 0)
       P = [P; norm_parts("", top, "encoder_norm", d)];

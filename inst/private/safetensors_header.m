@@ -39,7 +39,7 @@ function [meta, info, start] = safetensors_header (fid, bytes, where)
   if (numel (header) != N)
     error ("attention:file", "%s: the header could not be read (the file changed?)", where);
   endif
-  if (header(1) != "{")
+  if (isempty (header) || header(1) != "{")
     error ("attention:file", "%s: the header must be a JSON object, starting with '{'", where);
   endif
   h = file_json ("decode", header(1:find (header != " ", 1, "last")), "the header", where);

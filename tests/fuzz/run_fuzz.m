@@ -1,15 +1,18 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{nfail} =} run_fuzz (@var{ncases}, @var{seeds})
+## @deftypefnx {} {@var{nfail} =} run_fuzz (@var{ncases}, @var{seeds}, @var{model_cases})
 ## Run @code{fuzz_gateways} for @var{ncases} cases with each seed in
-## @var{seeds}, print each report and the totals by outcome, and return the
-## number of failures (@code{make fuzz}, @code{make soak}).
+## @var{seeds}, print each report and the totals by outcome; then, with
+## @var{model_cases} > 0, @code{fuzz_models} for that many cases with each
+## seed, printing its outcome table (function × outcome).  Returns the
+## number of failures of both (@code{make fuzz}, @code{make soak}).
 ##
 ## @example
-## nfail = run_fuzz (1000, 1:2);
+## nfail = run_fuzz (1000, 1:2, 500);
 ## @end example
 ## @end deftypefn
 
-function nfail = run_fuzz (ncases, seeds)
+function nfail = run_fuzz (ncases, seeds, model_cases = 0)
   ids = {};
   counts = [];
   nfail = 0;
@@ -33,4 +36,14 @@ function nfail = run_fuzz (ncases, seeds)
           mat2str (seeds));
   printf ("  %-24s %9d\n", [ids; num2cell(counts(order))]{:});
   printf ("%d failures\n", nfail);
+  if (model_cases > 0)
+    for seed = seeds
+      printf ("== fuzz_models (%d, %d): outcomes by function\n", model_cases, seed);
+      t = tic ();
+      r = fuzz_models (model_cases, seed, "print");
+      printf ("(%.0f s)\n", toc (t));
+      fflush (stdout);
+      nfail += r.nfail;
+    endfor
+  endif
 endfunction
