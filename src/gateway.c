@@ -174,9 +174,12 @@ void gw_status(int status)
 #define HUGE_PAGE_BYTES ((size_t) 1 << 21)
 
 /* Results from this size on are arrays that Octave makes (gw_new_double):
- * glibc's malloc gives blocks this large fresh pages on every call, so
- * Octave's copy of such a result always starts from untouched memory. */
-#define OCTAVE_MADE_BYTES ((size_t) 32 << 20)
+ * Octave's zeros writes such an array once, where returning one made here
+ * would write it twice (here, then Octave's copy) and read it once.  At
+ * n = d = 512, h = 8 (scores and A of 16 MiB each) this made the causal block with
+ * its trace 11% faster; below 1 MiB the call into Octave costs more than
+ * the copy. */
+#define OCTAVE_MADE_BYTES ((size_t) 1 << 20)
 
 /* Asks the kernel to back the whole huge pages inside p[0 .. bytes) with
  * huge pages when they are first touched.  On a virtual machine one 4 KiB
@@ -209,7 +212,7 @@ double *gw_workspace(size_t doubles)
  * when the function returns it.  For a long sequence that copy doubled
  * the memory of the trace and, on fresh pages, took most of the time.  An
  * array that Octave made itself (the builtin zeros, through mexCallMATLAB)
- * is returned as it is, so the largest results are made that way and
+ * is returned as it is, so the large results are made that way and
  * filled in place.  Smaller ones are created here and advised onto huge
  * pages: Octave's copy of them mostly lands on reused memory. */
 mxArray *gw_new_double(int ndims, const attn_int *dims)
