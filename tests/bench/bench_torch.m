@@ -258,15 +258,7 @@ function m = train_rows (name, m0, corpus, o, torch_py, threads, dir)
   endfor
   tm = median (t, 1);
   printf ("row|%s, %d thread%s, through attn_train|%.6g|%.6g|%.6g|%d steps an epoch\n",
-          name, threads, ifelse (threads > 1, "s", ""), tm, steps);
-endfunction
-
-function s = ifelse (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  endif
+          name, threads, merge (threads > 1, "s", ""), tm, steps);
 endfunction
 
 ## Decoding rows: 200 sentences one at a time and batched.
@@ -281,7 +273,7 @@ function decode_rows (m, test, o, torch_py, threads, dir)
   catch
     batched = false;
   end_try_catch
-  how = ifelse (batched, "attn_greedy on a cell", "attn_score (no batched attn_greedy yet)");
+  how = merge (batched, "attn_greedy on a cell", "attn_score (no batched attn_greedy yet)");
   ids = cell (1, o.check);
   for i = 1:o.check
     [~, info] = attn_greedy (m, test.source{i});
@@ -330,7 +322,7 @@ function decode_rows (m, test, o, torch_py, threads, dir)
   endfor
   tm = median (t, 1) / N;      # seconds per sentence
   printf ("row|greedy decoding of %d test sentences, one at a time, %d thread%s|%.6g|%.6g|%.6g|per sentence\n",
-          N, threads, ifelse (threads > 1, "s", ""), tm(1:3));
+          N, threads, merge (threads > 1, "s", ""), tm(1:3));
   printf ("row|the same %d sentences, batched|%.6g|%.6g|%.6g|per sentence; package: %s\n",
           N, tm(4:6), how);
 endfunction
@@ -345,7 +337,7 @@ function worker (threads, here, rounds)
   [status, ~] = system ("/usr/bin/python3 -c 'import torch' 2>/dev/null");
   if (status == 0)
     torch_py = sprintf ("%s/usr/bin/python3 %s/bench_torch.py",
-                        ifelse (threads > 1, "OMP_WAIT_POLICY=passive ", ""), here);
+                        merge (threads > 1, "OMP_WAIT_POLICY=passive ", ""), here);
   endif
   dir = tempname ();
   mkdir (dir);
@@ -429,14 +421,14 @@ for threads = [1 2]
   rows_out = [rows_out, lines(is_row)];
 endfor
 
-ms = @(s) ifelse (isnan (s), "-", sprintf ("%.2f ms", 1e3 * s));
+ms = @(s) merge (isnan (s), "-", sprintf ("%.2f ms", 1e3 * s));
 printf ("\n| work | package | PyTorch float64 | ratio | PyTorch float32 | note |\n");
 printf ("|---|---|---|---|---|---|\n");
 for k = 1:numel (rows_out)
   f = strsplit (rows_out{k}, "|");
   v = str2double (f(3:5));
   printf ("| %s | %s | %s | %s | %s | %s |\n", f{2}, ms (v(1)), ms (v(2)),
-          ifelse (isnan (v(2)), "-", sprintf ("%.2f", v(2) / v(1))),
+          merge (isnan (v(2)), "-", sprintf ("%.2f", v(2) / v(1))),
           ms (v(3)), f{6});
 endfor
 printf ("(ratio = PyTorch float64 time / package time; above 1: the package is faster;\n");
