@@ -5,7 +5,10 @@
 #   make demo     setup, build, run doc/attention_demo.m
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed, N skipped"
-#   make bench    run the benchmarks tests/bench/bench_*.m
+#   make bench    run the benchmarks tests/bench/bench_*: the C core, the
+#                 kernels and the model against plain Octave, and the
+#                 package against PyTorch (issue 13's table; the PyTorch
+#                 side when Debian's python3-torch is installed)
 #   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
 #   make dist     attention-VERSION.tar.gz for pkg install: the student
 #                 package (assignments without solutions or wrong variants)

@@ -19,6 +19,10 @@ extern void dgemm_(const char *transa, const char *transb,
                    const double *alpha, const double *a, const int *lda,
                    const double *b, const int *ldb,
                    const double *beta, double *c, const int *ldc);
+extern void dtrmm_(const char *side, const char *uplo, const char *transa,
+                   const char *diag, const int *m, const int *n,
+                   const double *alpha, const double *a, const int *lda,
+                   double *b, const int *ldb);
 
 /* C = 0, C rows x cols (ld ldc) */
 static void zero(attn_int rows, attn_int cols, double *C, attn_int ldc)
@@ -39,6 +43,8 @@ static void gemm(char ta, char tb, attn_int rows, attn_int cols,
     if (m == 0 || n == 0)
         return;
     if (k == 0) {  /* an empty sum; BLAS may not touch C then */
+        if (beta == 1.0)
+            return;
         if (beta == 0.0)
             zero(rows, cols, C, ldc);
         else
@@ -68,20 +74,65 @@ static attn_int batch_items(const attn_shape *s)
     return s->n == 0 && s->m == 0 ? 0 : s->batch;
 }
 
-/* Rows are processed in tiles so that the causal kernel can stop each tile
- * at the last key its bottom row may read, skipping the masked triangle.
- * Smaller products run slower, so this pays only when the tiles stay large:
- * a causal kernel uses four tiles of at least CAUSAL_TILE_MIN rows (at
- * n = 512, one tile was 17% faster than tiles of 128 rows), non-causal
- * attention a single tile. */
-enum { CAUSAL_TILES = 4, CAUSAL_TILE_MIN = 512 };
+/* Causal attention with at least as many keys as queries (m >= n) reads,
+ * past the m - n keys every query sees, a lower triangle of keys.  From
+ * TRIANGLE_MIN query rows on, the products with A (and its gradient) run as
+ * one triangular product each (dtrmm: half the flops of the full product),
+ * and the products that make A and dA run in row tiles, each stopping at
+ * the last key its bottom row may read.  Smaller products run slower, so
+ * the tiles stay at least TILE_MIN rows (n = 512: two tiles of 256 rows;
+ * from 2048 on, four). */
+enum { TRIANGLE_MIN = 64, CAUSAL_TILES = 4, TILE_MIN = 256 };
 
-static attn_int tile_rows(attn_int n, int causal)
+static int triangular(attn_int n, attn_int m, int causal)
+{
+    return causal && m >= n && n >= TRIANGLE_MIN;
+}
+
+static attn_int tile_rows(attn_int n, attn_int m, int causal)
 {
     attn_int tile = (n + CAUSAL_TILES - 1) / CAUSAL_TILES;
-    if (!causal || tile < CAUSAL_TILE_MIN)
+    if (tile < TILE_MIN)
+        tile = TILE_MIN;
+    if (!triangular(n, m, causal) || tile > n)
         tile = n;
     return tile > 0 ? tile : 1;
+}
+
+/* C (n x cols, ld ldc) = alpha * L * B for the n x m matrix L (ld ldl,
+ * m >= n) that is zero right of the causal boundary (L(i, j) = 0 for
+ * j > m-n+i: m - n full columns, then a lower triangle) and B m x cols
+ * (ld ldb); only the causal part of L is read.  C must not overlap B. */
+static void causal_times(attn_int n, attn_int m, attn_int cols, double alpha,
+                         const double *L, attn_int ldl, const double *B,
+                         attn_int ldb, double *C, attn_int ldc)
+{
+    const attn_int off = m - n;
+    int rows = (int) n, c = (int) cols, il = (int) ldl, ic = (int) ldc;
+    if (n == 0 || cols == 0)
+        return;
+    for (attn_int j = 0; j < cols; j++)
+        memcpy(C + j * ldc, B + off + j * ldb, (size_t) n * sizeof(double));
+    dtrmm_("L", "L", "N", "N", &rows, &c, &alpha, L + off * ldl, &il, C, &ic);
+    gemm('N', 'N', n, cols, off, alpha, L, ldl, B, ldb, 1.0, C, ldc);
+}
+
+/* C (m x cols, ld ldc) = alpha * L' * B for L as in causal_times and
+ * B n x cols (ld ldb).  C must not overlap B. */
+static void causal_times_t(attn_int n, attn_int m, attn_int cols,
+                           double alpha, const double *L, attn_int ldl,
+                           const double *B, attn_int ldb, double *C,
+                           attn_int ldc)
+{
+    const attn_int off = m - n;
+    int rows = (int) n, c = (int) cols, il = (int) ldl, ic = (int) ldc;
+    if (n == 0 || cols == 0)
+        return;
+    for (attn_int j = 0; j < cols; j++)
+        memcpy(C + off + j * ldc, B + j * ldb, (size_t) n * sizeof(double));
+    dtrmm_("L", "L", "T", "N", &rows, &c, &alpha, L + off * ldl, &il,
+           C + off, &ic);
+    gemm('T', 'N', off, cols, n, alpha, L, ldl, B, ldb, 0.0, C, ldc);
 }
 
 /* Number of keys rows r0 .. r1-1 may read at most. */
@@ -194,7 +245,8 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
     const double scale = dk > 0 ? 1.0 / sqrt((double) dk) : 1.0;
     int status = ATTN_OK;
 
-    const attn_int tile = tile_rows(n, causal);
+    const int tri = triangular(n, m, causal);
+    const attn_int tile = tile_rows(n, m, causal);
     for (attn_int r0 = 0; r0 < n; r0 += tile) {
         const attn_int r1 = r0 + tile < n ? r0 + tile : n;
         const attn_int rows = r1 - r0;
@@ -211,11 +263,14 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
                 status = ATTN_ERR_OVERFLOW;
 
         /* M(r0:r1, :) = A(r0:r1, 0:reach) * V(0:reach, :) */
-        gemm('N', 'N', rows, dv, reach, 1.0, A + r0, n, V, ldv,
-             0.0, M + r0, ldm);
-        if (!all_finite(rows, dv, M + r0, ldm))
-            status = ATTN_ERR_OVERFLOW;
+        if (!tri)
+            gemm('N', 'N', rows, dv, reach, 1.0, A + r0, n, V, ldv,
+                 0.0, M + r0, ldm);
     }
+    if (tri)  /* M = A*V, A zero right of the causal boundary */
+        causal_times(n, m, dv, 1.0, A, n, V, ldv, M, ldm);
+    if (!all_finite(n, dv, M, ldm))
+        status = ATTN_ERR_OVERFLOW;
     return status;
 }
 
@@ -240,45 +295,61 @@ int attn_sdpa_backward(attn_int n, attn_int m, attn_int dk, attn_int dv,
     double *dS = work;              /* n x m (ld n): dA, then dscores */
     double *row_dot = work + n * m; /* n: sum_j A(i,j) * dA(i,j) */
 
-    /* dK and dV collect one term per row tile. */
-    zero(m, dk, dK, lddk);
-    zero(m, dv, dV, lddv);
+    /* Without triangular products, dK and dV collect one term per row
+     * tile. */
+    const int tri = triangular(n, m, causal);
+    if (!tri) {
+        zero(m, dk, dK, lddk);
+        zero(m, dv, dV, lddv);
+    }
 
-    const attn_int tile = tile_rows(n, causal);
+    const attn_int tile = tile_rows(n, m, causal);
     for (attn_int r0 = 0; r0 < n; r0 += tile) {
         const attn_int r1 = r0 + tile < n ? r0 + tile : n;
         const attn_int rows = r1 - r0;
         const attn_int reach = keys_in_reach(n, m, causal, r1);
 
         /* M = A*V:  dV += A(r0:r1, 0:reach)' * dM(r0:r1, :) */
-        gemm('T', 'N', reach, dv, rows, 1.0, A + r0, n, dM + r0, lddm,
-             1.0, dV, lddv);
+        if (!tri)
+            gemm('T', 'N', reach, dv, rows, 1.0, A + r0, n, dM + r0, lddm,
+                 1.0, dV, lddv);
         /*           dA = dM(r0:r1, :) * V(0:reach, :)' */
         gemm('N', 'T', rows, reach, dv, 1.0, dM + r0, lddm, V, ldv,
              0.0, dS + r0, n);
 
-        /* A = softmax(scores) by rows: dscores = A .* (dA - sum_j A.*dA) */
+        /* A = softmax(scores) by rows: dscores = A .* (dA - sum_j A.*dA);
+         * the triangular products read dscores only where a row may read
+         * key j (rows i >= j - (m - n)), where A may be nonzero */
         for (attn_int i = r0; i < r1; i++)
             row_dot[i] = 0.0;
         for (attn_int j = 0; j < reach; j++) {
             const double *a = A + j * n;
             const double *g = dS + j * n;
-            for (attn_int i = r0; i < r1; i++)
+            const attn_int first = tri && j - (m - n) > r0 ? j - (m - n) : r0;
+            for (attn_int i = first; i < r1; i++)
                 row_dot[i] += a[i] * g[i];
         }
         for (attn_int j = 0; j < reach; j++) {
             const double *a = A + j * n;
             double *g = dS + j * n;
-            for (attn_int i = r0; i < r1; i++)
+            const attn_int first = tri && j - (m - n) > r0 ? j - (m - n) : r0;
+            for (attn_int i = first; i < r1; i++)
                 g[i] = a[i] * (g[i] - row_dot[i]);
         }
 
         /* scores = Q*K'*scale:  dQ = dscores * K * scale,
          *                       dK += dscores' * Q * scale */
-        gemm('N', 'N', rows, dk, reach, scale, dS + r0, n, K, ldk,
-             0.0, dQ + r0, lddq);
-        gemm('T', 'N', reach, dk, rows, scale, dS + r0, n, Q + r0, ldq,
-             1.0, dK, lddk);
+        if (!tri) {
+            gemm('N', 'N', rows, dk, reach, scale, dS + r0, n, K, ldk,
+                 0.0, dQ + r0, lddq);
+            gemm('T', 'N', reach, dk, rows, scale, dS + r0, n, Q + r0, ldq,
+                 1.0, dK, lddk);
+        }
+    }
+    if (tri) {  /* A and dscores are zero right of the causal boundary */
+        causal_times_t(n, m, dv, 1.0, A, n, dM, lddm, dV, lddv);
+        causal_times(n, m, dk, scale, dS, n, K, ldk, dQ, lddq);
+        causal_times_t(n, m, dk, scale, dS, n, Q, ldq, dK, lddk);
     }
     return all_finite(n, dk, dQ, lddq) && all_finite(m, dk, dK, lddk)
            && all_finite(m, dv, dV, lddv) ? ATTN_OK : ATTN_ERR_OVERFLOW;

@@ -54,7 +54,8 @@ int attn_sdpa_forward(attn_int n, attn_int m, attn_int dk, attn_int dv,
 size_t attn_sdpa_backward_work(attn_int n, attn_int m);
 
 /* Gradients of attn_sdpa_forward given dM = dL/dM.  `causal` only lets the
- * kernel skip the zero upper triangle of A; the result does not depend on it.
+ * kernel skip the zero upper triangle of A (through triangular products);
+ * the result does not depend on it beyond rounding.
  *   dM  n x dv (ld lddm)   A  n x m (ld n)
  *   dQ  n x dk (ld lddq)   dK  m x dk (ld lddk)   dV  m x dv (ld lddv)
  * dQ, dK, dV are overwritten.  Returns ATTN_OK, or ATTN_ERR_OVERFLOW when

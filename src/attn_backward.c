@@ -40,17 +40,22 @@ static void same_heads(const mxArray *T, attn_int heads)
 
 /* The first row of the first batch item of the trace field P (rows x cols,
  * ld rows) equals that row of X (rows x width) times W (width x cols), up
- * to rounding: a cheap sign that the trace came from these weights. */
+ * to rounding: a cheap sign that the trace came from these weights.  The
+ * row is gathered first so that every product reads memory in order. */
 static void same_product(const double *X, attn_int rows, attn_int width,
                          const double *W, attn_int cols, const double *P,
                          const char *p_name, const char *x_name,
                          const char *w_name)
 {
+    double *x = mxMalloc((size_t) (width > 0 ? width : 1) * sizeof(double));
+    for (attn_int k = 0; k < width; k++)
+        x[k] = X[k * rows];
     for (attn_int c = 0; c < cols; c++) {
+        const double *w = W + c * width;
         double sum = 0.0, size = 0.0;
         for (attn_int k = 0; k < width; k++) {
-            sum += X[k * rows] * W[k + c * width];
-            size += fabs(X[k * rows] * W[k + c * width]);
+            sum += x[k] * w[k];
+            size += fabs(x[k] * w[k]);
         }
         if (fabs(P[c * rows] - sum) > 1e-10 * size)
             mexErrMsgIdAndTxt("attention:trace",
@@ -60,6 +65,7 @@ static void same_product(const double *X, attn_int rows, attn_int width,
                               p_name, (long) c + 1, P[c * rows], x_name,
                               w_name, (long) c + 1, sum);
     }
+    mxFree(x);
 }
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

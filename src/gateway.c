@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>  /* mallopt */
+#endif
 
 /* "4x3x2": the dimensions, trailing singletons past the second dropped. */
 static const char *dims_text(const gw_dims *dims, char *buf, size_t size)
@@ -174,9 +177,12 @@ void gw_status(int status)
 #define HUGE_PAGE_BYTES ((size_t) 1 << 21)
 
 /* Results from this size on are arrays that Octave makes (gw_new_double):
- * glibc's malloc gives blocks this large fresh pages on every call, so
- * Octave's copy of such a result always starts from untouched memory. */
-#define OCTAVE_MADE_BYTES ((size_t) 32 << 20)
+ * Octave's zeros writes such an array once, where returning one made here
+ * would write it twice (here, then Octave's copy) and read it once.  At
+ * n = d = 512, h = 8 (scores and A of 16 MiB each) this made the causal block with
+ * its trace 11% faster; below 1 MiB the call into Octave costs more than
+ * the copy. */
+#define OCTAVE_MADE_BYTES ((size_t) 1 << 20)
 
 /* Asks the kernel to back the whole huge pages inside p[0 .. bytes) with
  * huge pages when they are first touched.  On a virtual machine one 4 KiB
@@ -197,8 +203,32 @@ static void advise_huge_pages(void *p, size_t bytes)
 #endif
 }
 
+/* glibc's malloc gives blocks from 128 KiB on (or, once such a block was
+ * freed, from its size on up to 32 MiB) pages of their own, and returns
+ * the pages to the kernel when they are freed or once 2x that much lies
+ * free at the top of the heap.  A training step of the causal block at
+ * n = d = 512 then faulted in all of its ~70 MiB of results and
+ * workspaces afresh on every call (about 12,000 page faults a step).
+ * From the first kernel call on, blocks up to 32 MiB come from the heap
+ * and up to 256 MiB of freed heap stays mapped, so that the next step
+ * reuses the pages of the last (no faults after the first step).  A
+ * process-wide setting of Octave's malloc, made once; larger blocks are
+ * mapped and unmapped as before. */
+static void reuse_freed_pages(void)
+{
+#ifdef __GLIBC__
+    static int done = 0;
+    if (done)
+        return;
+    done = 1;
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 double *gw_workspace(size_t doubles)
 {
+    reuse_freed_pages();
     const size_t bytes = (doubles > 0 ? doubles : 1) * sizeof(double);
     double *work = mxMalloc(bytes);
     advise_huge_pages(work, bytes);
@@ -209,11 +239,12 @@ double *gw_workspace(size_t doubles)
  * when the function returns it.  For a long sequence that copy doubled
  * the memory of the trace and, on fresh pages, took most of the time.  An
  * array that Octave made itself (the builtin zeros, through mexCallMATLAB)
- * is returned as it is, so the largest results are made that way and
+ * is returned as it is, so the large results are made that way and
  * filled in place.  Smaller ones are created here and advised onto huge
  * pages: Octave's copy of them mostly lands on reused memory. */
 mxArray *gw_new_double(int ndims, const attn_int *dims)
 {
+    reuse_freed_pages();
     mwSize d[GW_MAX_DIMS];
     size_t bytes = sizeof(double);
     for (int k = 0; k < ndims; k++) {

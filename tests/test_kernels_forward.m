@@ -56,7 +56,7 @@
 %! assert (attn_cross (X, E, B_cross), ref_block ("cross", X, E, B_cross), 1e-12);
 
 %!test
-%! ## results of 32 MiB or more are arrays Octave makes and the gateway fills
+%! ## results of 1 MiB or more are arrays Octave makes and the gateway fills
 %! ## in place: a traced causal block with a key mask, its gradients, and
 %! ## attn_sdpa's three outputs, against the reference
 %! randn ("state", 19);  rand ("state", 19);

@@ -80,7 +80,7 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
     nfail += ! ok;
   endfor
 endfor
-## results of 32 MiB or more are arrays Octave makes and the gateway fills
+## results of 1 MiB or more are arrays Octave makes and the gateway fills
 ## in place: a traced block and its gradients, attn_sdpa with every output,
 ## and an overflow raised after those results were made
 n = 1024;  d = 16;  h = 4;
