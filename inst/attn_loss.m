@@ -53,7 +53,11 @@ function [loss, G, info] = attn_loss (m, varargin)
   o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)"}, varargin);
   smoothing = o.label_smoothing;
   check_lengths (m, batch, "attn_loss");
-  tr = model_forward (m, batch);
+  mode = "full";
+  if (nargout < 3)                  # no info: the lean training pass
+    mode = "lean";
+  endif
+  tr = model_forward (m, batch, mode);
   if (nargout > 1)
     [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);
     G = model_backward (m, tr, dlogits);
@@ -72,20 +76,34 @@ endfunction
 ## logits n×V×Bt, labels n×Bt ids, allow n×Bt logical (false = padding,
 ## ignored), smoothing ε in [0, 1): the target puts 1-ε on the label and
 ## ε/V on every token.  row_loss n×Bt (0 where not allowed);
-## dlogits = dloss/dlogits (n×V×Bt).
+## dlogits = dloss/dlogits (n×V×Bt).  One exp; the label of each row is
+## read by its index, never as a one-hot row:
+##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
+##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
+##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* allow / count
 function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoothing)
   [n, V, Bt] = size (logits);
-  Z = stack_rows (logits);                       # (n·Bt)×V, row r = (i, b)
-  Z -= max (Z, [], 2);
-  logp = Z - log (sum (exp (Z), 2));
-  target = (1 - smoothing) * ((1:V) == labels(:)) + smoothing / V;
-  keep = allow(:);
-  r = -sum (target .* logp, 2) .* keep;
-  count = max (sum (keep), 1);
-  loss = sum (r) / count;
-  row_loss = reshape (r, n, Bt);
+  top = max (logits, [], 2);                     # n×1×Bt
+  E = exp (logits - top);
+  total = sum (E, 2);
+  log_total = reshape (log (total), n, Bt);
+  at = (1:n)' + n * (labels - 1) + (n * V) * (0:Bt-1);   # (i, label, b)
+  r = -(logits(at) - reshape (top, n, Bt) - log_total);  # -log p(label)
+  if (smoothing > 0)
+    sum_logp = reshape (sum (logits - top, 2), n, Bt) - V * log_total;
+    r = (1 - smoothing) * r - (smoothing / V) * sum_logp;
+  endif
+  r .*= allow;
+  count = max (nnz (allow), 1);
+  loss = sum (r(:)) / count;
+  row_loss = r;
   if (nargout > 2)
-    dlogits = unstack_rows ((exp (logp) - target) .* (keep / count), n);
+    dlogits = E ./ total;                        # p
+    dlogits(at) -= 1 - smoothing;
+    if (smoothing > 0)
+      dlogits -= smoothing / V;
+    endif
+    dlogits .*= reshape (allow / count, n, 1, Bt);
   endif
 endfunction
 
