@@ -118,6 +118,27 @@ endfunction
 %! assert (fieldnames (G.decoder), {"self"; "cross"});
 %! assert (fieldnames (G.decoder.cross), {"W_Q"; "W_K"; "W_V"; "W_O"});
 
+%!test
+%! ## label smoothing: the loss against the smoothed target written out on
+%! ## the trace's probabilities, its gradient against finite differences
+%! m = attn_toy ("river");
+%! b = attn_batch (m, {"the river bank", "the financial bank"}, {"la rive", "la"});
+%! eps = 0.2;
+%! [loss, G, info] = attn_loss (m, b, "label_smoothing", eps);
+%! p = info.trace.probs;  V = columns (p);  total = 0;
+%! for k = 1:2
+%!   for i = find (b.tgt_allow(:,k))'
+%!     target = eps / V * ones (1, V);
+%!     target(b.labels(i,k)) += 1 - eps;
+%!     total -= sum (target .* log (p(i,:,k)));
+%!   endfor
+%! endfor
+%! assert (loss, total / nnz (b.tgt_allow), 1e-14);
+%! f = @(W) attn_loss (setfield (m, "W_vocab", W), b, "label_smoothing", eps);
+%! assert (G.W_vocab, ref_findiff (f, m.W_vocab), 1e-8);
+%! f = @(E) attn_loss (setfield (m, "tgt_embed", E), b, "label_smoothing", eps);
+%! assert (G.tgt_embed, ref_findiff (f, m.tgt_embed), 1e-8);
+
 %!error id=attention:model attn_loss (1, "a", "b")
 %!error <attn_loss: unknown option "smoothing"> attn_loss (attn_toy ("river"), "the bank", "la", "smoothing", 0.1)
 %!error <option "label_smoothing" must be a real number in \[0, 1\), got 1> attn_loss (attn_toy ("river"), "the bank", "la", "label_smoothing", 1)

@@ -95,6 +95,11 @@ endfunction
 %!     f = @(x, E, P) sum (layer_stack (x, P, allow, causal, norm{1}, E, src_allow)(:) .* R(:));
 %!     [~, L] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow);
 %!     [dx, dE, G] = layer_stack_backward (R, L, P, norm{1});
+%!     [y, Ll] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow, "lean");
+%!     [dxl, dEl, Gl] = layer_stack_backward (R, Ll, P, norm{1});
+%!     assert (isequal (y, layer_stack (x, P, allow, causal, norm{1}, E, src_allow)));
+%!     assert (isequal ({dxl, dEl, Gl}, {dx, dE, G}));
+%!     assert (! isfield (Ll, "after_self") && ! isfield (Ll(1).self, "scores"));
 %!     assert (dx, ref_findiff (@(z) f (z, E, P), x), 1e-7);
 %!     if (causal)
 %!       assert (dE, ref_findiff (@(e) f (x, e, P), E), 1e-7);
@@ -107,6 +112,8 @@ endfunction
 %!     assert (G(2).self.W_Q, ref_findiff (@(w) f (x, E, setfield (P, {2}, "self", "W_Q", w)), W), 1e-7);
 %!     W = P(1).ffn.W_1;
 %!     assert (G(1).ffn.W_1, ref_findiff (@(w) f (x, E, setfield (P, {1}, "ffn", "W_1", w)), W), 1e-7);
+%!     b = P(2).ffn.b_2;
+%!     assert (G(2).ffn.b_2, ref_findiff (@(w) f (x, E, setfield (P, {2}, "ffn", "b_2", w)), b), 1e-7);
 %!     if (! strcmp (norm{1}, "none"))
 %!       g = P(2).norm_ffn.gain;
 %!       assert (G(2).norm_ffn.gain, ref_findiff (@(w) f (x, E, setfield (P, {2}, "norm_ffn", "gain", w)), g), 1e-7);
