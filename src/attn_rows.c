@@ -56,6 +56,18 @@ static gw_dims with_cols(const gw_dims *rows, attn_int cols)
     return d;
 }
 
+/* W must be a x c (`what` says which side fixes it), and every dimension
+ * of the product must fit BLAS's integers. */
+static void product_shape(const gw_dims *dw, attn_int a, attn_int c,
+                          attn_int rows, const char *what)
+{
+    const gw_dims want_w = { 2, { a, c, 1, 1, 1, 1, 1, 1 } };
+    gw_expect("W", dw, &want_w, what);
+    gw_fits_blas("rows", rows);
+    gw_fits_blas("a", a);
+    gw_fits_blas("c", c);
+}
+
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     char word[16];
@@ -82,13 +94,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         const double *W = rows_arg(prhs[2], "W", 2, &dw);
         const attn_int n = dy.dim[0], c = dy.dim[1], P = gw_pages(&dy, 2);
         const attn_int a = dw.dim[0];
-        const gw_dims want_w = { 2, { a, c, 1, 1, 1, 1, 1, 1 } };
-        gw_expect("W", &dw, &want_w, "a x c, c the columns of dY");
+        product_shape(&dw, a, c, n * P, "a x c, c the columns of dY");
         const gw_dims want_x = with_cols(&dy, a);
         gw_expect("X", &dx, &want_x, "n x a x P..., the rows of dY");
-        gw_fits_blas("rows", n * P);
-        gw_fits_blas("a", a);
-        gw_fits_blas("c", c);
         mxArray *dXa = gw_new_double(want_x.ndims, want_x.dim);
         const attn_int w_dims[2] = { a, c }, b_dims[2] = { 1, c };
         mxArray *dWa = gw_new_double(2, w_dims);
@@ -108,17 +116,13 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const double *W = rows_arg(prhs[1], "W", 2, &dw);
     const attn_int n = dx.dim[0], a = dx.dim[1], P = gw_pages(&dx, 2);
     const attn_int c = dw.dim[1];
-    const gw_dims want_w = { 2, { a, c, 1, 1, 1, 1, 1, 1 } };
-    gw_expect("W", &dw, &want_w, "a x c, a the columns of X");
+    product_shape(&dw, a, c, n * P, "a x c, a the columns of X");
     const double *b = NULL;
     if (nrhs == 3) {
         b = rows_arg(prhs[2], "b", 2, &db);
         const gw_dims want_b = { 2, { 1, c, 1, 1, 1, 1, 1, 1 } };
         gw_expect("b", &db, &want_b, "1 x c, c the columns of W");
     }
-    gw_fits_blas("rows", n * P);
-    gw_fits_blas("a", a);
-    gw_fits_blas("c", c);
     const gw_dims want_y = with_cols(&dx, c);
     mxArray *Y = gw_new_double(want_y.ndims, want_y.dim);
     double *work = gw_workspace(attn_rows_forward_work(n, a, c, P));
