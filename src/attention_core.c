@@ -614,3 +614,79 @@ void attn_rows_backward(attn_int n, attn_int a, attn_int c, attn_int pages,
             unstack_rows(n, a, pages, dX_s, dX);
     }
 }
+
+/* LayerNorm of every row over its d entries (attn_rows' "layernorm"), in
+ * the order of operations of the model layer's Octave formula, so that the
+ * results are those of it bit for bit:
+ *   mu = sum (x)/d,  c = x - mu,  sigma = sqrt (sum (c.*c)/d + epsilon),
+ *   xhat = c/sigma,  y = xhat*gain + bias
+ *   X, Y, xhat  n x d x pages      mu, sigma  n x 1 x pages
+ *   gain, bias  1 x d */
+void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
+                            const double *X, const double *gain,
+                            const double *bias, double epsilon, double *Y,
+                            double *mu, double *sigma, double *xhat)
+{
+    for (attn_int p = 0; p < pages; p++) {
+        const double *x = X + p * n * d;
+        double *y = Y + p * n * d, *xh = xhat + p * n * d;
+        for (attn_int i = 0; i < n; i++) {
+            double s = 0.0, ss = 0.0;
+            for (attn_int k = 0; k < d; k++)
+                s += x[i + k * n];
+            const double m = s / (double) d;
+            for (attn_int k = 0; k < d; k++) {
+                const double c = x[i + k * n] - m;
+                ss += c * c;
+            }
+            const double sg = sqrt(ss / (double) d + epsilon);
+            for (attn_int k = 0; k < d; k++) {
+                const double h = (x[i + k * n] - m) / sg;
+                xh[i + k * n] = h;
+                y[i + k * n] = h * gain[k] + bias[k];
+            }
+            mu[i + p * n] = m;
+            sigma[i + p * n] = sg;
+        }
+    }
+}
+
+/* Its gradients given dY (n x d x pages), from xhat and sigma:
+ *   dgain = sum of the rows of dY.*xhat,  dbias = sum of the rows of dY
+ *   (over every row, page after page), and with g = dY.*gain
+ *   dX = (g - sum (g)/d - xhat.*(sum (g.*xhat)/d)) / sigma   (per row) */
+void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
+                             const double *dY, const double *xhat,
+                             const double *sigma, const double *gain,
+                             double *dX, double *dgain, double *dbias)
+{
+    for (attn_int k = 0; k < d; k++) {
+        double sg = 0.0, sb = 0.0;
+        for (attn_int p = 0; p < pages; p++)
+            for (attn_int i = 0; i < n; i++) {
+                const attn_int at = i + (k + p * d) * n;
+                sg += dY[at] * xhat[at];
+                sb += dY[at];
+            }
+        dgain[k] = sg;
+        dbias[k] = sb;
+    }
+    for (attn_int p = 0; p < pages; p++) {
+        const double *dy = dY + p * n * d, *xh = xhat + p * n * d;
+        double *dx = dX + p * n * d;
+        for (attn_int i = 0; i < n; i++) {
+            double s1 = 0.0, s2 = 0.0;
+            for (attn_int k = 0; k < d; k++) {
+                const double g = dy[i + k * n] * gain[k];
+                s1 += g;
+                s2 += g * xh[i + k * n];
+            }
+            const double m1 = s1 / (double) d, m2 = s2 / (double) d;
+            const double sg = sigma[i + p * n];
+            for (attn_int k = 0; k < d; k++) {
+                const double g = dy[i + k * n] * gain[k];
+                dx[i + k * n] = (g - m1 - xh[i + k * n] * m2) / sg;
+            }
+        }
+    }
+}

@@ -161,3 +161,20 @@ void attn_rows_forward(attn_int n, attn_int a, attn_int c, attn_int pages,
 void attn_rows_backward(attn_int n, attn_int a, attn_int c, attn_int pages,
                         const double *dY, const double *X, const double *W,
                         double *dX, double *dW, double *db, double *work);
+
+/* LayerNorm of every row of X (n x d x pages) over its d entries:
+ * mu = mean, sigma = sqrt (population variance + epsilon), xhat =
+ * (x - mu)/sigma, Y = xhat.*gain + bias.  The order of operations is that
+ * of the model layer's formula in Octave (the same results bit for bit).
+ *   X, Y, xhat  n x d x pages    mu, sigma  n x 1 x pages    gain, bias  1 x d */
+void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
+                            const double *X, const double *gain,
+                            const double *bias, double epsilon, double *Y,
+                            double *mu, double *sigma, double *xhat);
+
+/* Gradients of attn_layernorm_forward given dY (n x d x pages):
+ * dX (n x d x pages), dgain and dbias (1 x d, sums over every row). */
+void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
+                             const double *dY, const double *xhat,
+                             const double *sigma, const double *gain,
+                             double *dX, double *dgain, double *dbias);

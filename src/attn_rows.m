@@ -3,9 +3,11 @@
 ## @deftypefnx {} {@var{Y} =} attn_rows (@var{X}, @var{W}, @var{b})
 ## @deftypefnx {} {[@var{dX}, @var{dW}, @var{db}] =} attn_rows (@var{dY}, @var{X}, @var{W}, "backward")
 ## @deftypefnx {} {@var{s} =} attn_rows (@var{X}, "sum")
-## Every row of a batch times one matrix: the affine maps of the model layer
-## (FFN, vocabulary and class heads, the pooled designs' fusion) on the
-## n×a×Bt layout the attention blocks take, with no change of layout.
+## @deftypefnx {} {[@var{Y}, @var{mu}, @var{sigma}, @var{xhat}] =} attn_rows (@var{X}, @var{gain}, @var{bias}, @var{epsilon}, "layernorm")
+## @deftypefnx {} {[@var{dX}, @var{dgain}, @var{dbias}] =} attn_rows (@var{dY}, @var{xhat}, @var{sigma}, @var{gain}, "layernorm_backward")
+## The row-wise maps of the model layer on the n×a×Bt layout the attention
+## blocks take, with no change of layout: every row times one matrix (FFN,
+## vocabulary and class heads, the pooled designs' fusion), and LayerNorm.
 ##
 ## @example
 ## @group
@@ -26,9 +28,23 @@
 ## Octave calls dgemm for it (more than one row and one column).  Inf and
 ## NaN pass through as in @code{X*W}.
 ##
+## @qcode{"layernorm"} normalises every row over its d entries and its
+## backward form returns the gradients, in the order of operations of the
+## formula written in Octave (the same numbers bit for bit):
+##
+## @example
+## @group
+## mu = sum (X, 2) / d;   sigma = sqrt (sumsq (X - mu, 2) / d + epsilon);
+## xhat = (X - mu) ./ sigma;   Y = xhat .* gain + bias
+## g = dY .* gain;
+## dX = (g - sum (g, 2) / d - xhat .* (sum (g .* xhat, 2) / d)) ./ sigma
+## dgain, dbias: the sums of every row of dY .* xhat and of dY
+## @end group
+## @end example
+##
 ## Errors: @code{attention:type} (an argument not a real full double array),
 ## @code{attention:size} (shapes that do not agree), @code{attention:option}
-## (a mode other than @qcode{"backward"} or @qcode{"sum"}),
+## (an unknown mode),
 ## @code{attention:nargin}, @code{attention:nargout}.
 ##
 ## @example
@@ -87,6 +103,23 @@
 %! assert (attn_rows (X, W)(:,:,2,3), X(:,:,2,3) * W, 1e-15);
 %! assert (attn_rows ([Inf 0], W), [Inf Inf]);
 
+%!test
+%! ## LayerNorm: the formula bit for bit, its gradients by finite differences
+%! randn ("state", 5);
+%! X = randn (3, 4, 2);  g = randn (1, 4);  b = randn (1, 4);  R = randn (3, 4, 2);
+%! [Y, mu, sigma, xhat] = attn_rows (X, g, b, 1e-5, "layernorm");
+%! m = sum (X, 2) / 4;  s = sqrt (sumsq (X - m, 2) / 4 + 1e-5);
+%! assert (isequal (mu, m) && isequal (sigma, s) && isequal (xhat, (X - m) ./ s));
+%! assert (isequal (Y, xhat .* g + b));
+%! f = @(X, g, b) sum (attn_rows (X, g, b, 1e-5, "layernorm")(:) .* R(:));
+%! [dX, dg, db] = attn_rows (R, xhat, sigma, g, "layernorm_backward");
+%! assert (dX, ref_findiff (@(x) f (x, g, b), X), 1e-8);
+%! assert (dg, ref_findiff (@(w) f (X, w, b), g), 1e-8);
+%! assert (db, ref_findiff (@(c) f (X, g, c), b), 1e-8);
+%! assert (attn_rows ([1 1 1], [1 1 1], [0 0 0], 1e-5, "layernorm"), [0 0 0]);
+
+%!error id=attention:size attn_rows (ones (2, 3), ones (1, 2), ones (1, 3), 1e-5, "layernorm")
+%!error id=attention:size attn_rows (ones (2, 3), ones (2, 2), ones (2, 1), ones (1, 3), "layernorm_backward")
 %!error id=attention:size attn_rows (ones (2, 3), ones (2, 2))
 %!error id=attention:size attn_rows (ones (2, 2), ones (2, 2), ones (1, 3))
 %!error id=attention:size attn_rows (ones (2, 2, 2), ones (2, 2, 3), ones (2, 2), "backward")
