@@ -97,13 +97,13 @@ function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoot
   count = max (nnz (allow), 1);
   loss = sum (r(:)) / count;
   row_loss = r;
-  if (nargout > 2)
-    dlogits = E ./ total;                        # p
-    dlogits(at) -= 1 - smoothing;
+  if (nargout > 2)                               # w .* (p - target), w = allow/count
+    w = allow / count;
+    dlogits = E .* (reshape (w, n, 1, Bt) ./ total);
+    dlogits(at) -= (1 - smoothing) * w;
     if (smoothing > 0)
-      dlogits -= smoothing / V;
+      dlogits -= (smoothing / V) * reshape (w, n, 1, Bt);
     endif
-    dlogits .*= reshape (allow / count, n, 1, Bt);
   endif
 endfunction
 
