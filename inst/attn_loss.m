@@ -20,7 +20,10 @@
 ##
 ## @var{info}: @code{row_loss} (n×Bt, the loss of each label, 0 on padding),
 ## @code{tokens} (label count), @code{batch}, @code{trace} (as
-## @code{attn_forward}).
+## @code{attn_forward}).  Without @var{info} (the training step) the
+## forward pass keeps only what the gradients need: the kernels' lean
+## traces, no probabilities, no token labels; @var{loss} and @var{G} are
+## the same to the last bit.
 ##
 ## @example
 ## @group
