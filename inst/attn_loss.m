@@ -102,11 +102,12 @@ function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoot
   row_loss = r;
   if (nargout > 2)                               # w .* (p - target), w = allow/count
     w = allow / count;
-    dlogits = E .* (reshape (w, n, 1, Bt) ./ total);
-    dlogits(at) -= (1 - smoothing) * w;
+    E .*= reshape (w, n, 1, Bt) ./ total;       # in place: E becomes dlogits
+    E(at) -= (1 - smoothing) * w;
     if (smoothing > 0)
-      dlogits -= (smoothing / V) * reshape (w, n, 1, Bt);
+      E -= (smoothing / V) * reshape (w, n, 1, Bt);
     endif
+    dlogits = E;
   endif
 endfunction
 
