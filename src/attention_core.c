@@ -627,27 +627,32 @@ void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
                             const double *bias, double epsilon, double *Y,
                             double *mu, double *sigma, double *xhat)
 {
+    /* Rows are the inner loop (contiguous in memory); each row's sums still
+     * run over its entries k = 1..d in order. */
     for (attn_int p = 0; p < pages; p++) {
-        const double *x = X + p * n * d;
-        double *y = Y + p * n * d, *xh = xhat + p * n * d;
-        for (attn_int i = 0; i < n; i++) {
-            double s = 0.0, ss = 0.0;
-            for (attn_int k = 0; k < d; k++)
-                s += x[i + k * n];
-            const double m = s / (double) d;
-            for (attn_int k = 0; k < d; k++) {
-                const double c = x[i + k * n] - m;
-                ss += c * c;
+        const double *restrict x = X + p * n * d;
+        double *restrict y = Y + p * n * d, *restrict xh = xhat + p * n * d;
+        double *restrict m = mu + p * n, *restrict sg = sigma + p * n;
+        for (attn_int i = 0; i < n; i++)
+            m[i] = sg[i] = 0.0;
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++)
+                m[i] += x[i + k * n];
+        for (attn_int i = 0; i < n; i++)
+            m[i] /= (double) d;
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double c = x[i + k * n] - m[i];
+                sg[i] += c * c;
             }
-            const double sg = sqrt(ss / (double) d + epsilon);
-            for (attn_int k = 0; k < d; k++) {
-                const double h = (x[i + k * n] - m) / sg;
+        for (attn_int i = 0; i < n; i++)
+            sg[i] = sqrt(sg[i] / (double) d + epsilon);
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double h = (x[i + k * n] - m[i]) / sg[i];
                 xh[i + k * n] = h;
                 y[i + k * n] = h * gain[k] + bias[k];
             }
-            mu[i + p * n] = m;
-            sigma[i + p * n] = sg;
-        }
     }
 }
 
@@ -658,7 +663,8 @@ void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
 void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
                              const double *dY, const double *xhat,
                              const double *sigma, const double *gain,
-                             double *dX, double *dgain, double *dbias)
+                             double *dX, double *dgain, double *dbias,
+                             double *work)
 {
     for (attn_int k = 0; k < d; k++) {
         double sg = 0.0, sb = 0.0;
@@ -671,22 +677,28 @@ void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
         dgain[k] = sg;
         dbias[k] = sb;
     }
+    double *restrict s1 = work, *restrict s2 = work + n;  /* n each */
     for (attn_int p = 0; p < pages; p++) {
-        const double *dy = dY + p * n * d, *xh = xhat + p * n * d;
-        double *dx = dX + p * n * d;
+        const double *restrict dy = dY + p * n * d;
+        const double *restrict xh = xhat + p * n * d;
+        const double *restrict sg = sigma + p * n;
+        double *restrict dx = dX + p * n * d;
+        for (attn_int i = 0; i < n; i++)
+            s1[i] = s2[i] = 0.0;
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double g = dy[i + k * n] * gain[k];
+                s1[i] += g;
+                s2[i] += g * xh[i + k * n];
+            }
         for (attn_int i = 0; i < n; i++) {
-            double s1 = 0.0, s2 = 0.0;
-            for (attn_int k = 0; k < d; k++) {
-                const double g = dy[i + k * n] * gain[k];
-                s1 += g;
-                s2 += g * xh[i + k * n];
-            }
-            const double m1 = s1 / (double) d, m2 = s2 / (double) d;
-            const double sg = sigma[i + p * n];
-            for (attn_int k = 0; k < d; k++) {
-                const double g = dy[i + k * n] * gain[k];
-                dx[i + k * n] = (g - m1 - xh[i + k * n] * m2) / sg;
-            }
+            s1[i] /= (double) d;
+            s2[i] /= (double) d;
         }
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double g = dy[i + k * n] * gain[k];
+                dx[i + k * n] = (g - s1[i] - xh[i + k * n] * s2[i]) / sg[i];
+            }
     }
 }

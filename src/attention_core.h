@@ -173,8 +173,10 @@ void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
                             double *mu, double *sigma, double *xhat);
 
 /* Gradients of attn_layernorm_forward given dY (n x d x pages):
- * dX (n x d x pages), dgain and dbias (1 x d, sums over every row). */
+ * dX (n x d x pages), dgain and dbias (1 x d, sums over every row).
+ * work  2*n doubles. */
 void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
                              const double *dY, const double *xhat,
                              const double *sigma, const double *gain,
-                             double *dX, double *dgain, double *dbias);
+                             double *dX, double *dgain, double *dbias,
+                             double *work);

@@ -147,9 +147,11 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         mxArray *dX = gw_new_double(dy.ndims < 2 ? 2 : dy.ndims, dy.dim);
         mxArray *dgain = gw_new_double(2, w_dims);
         mxArray *dbias = gw_new_double(2, w_dims);
+        double *work = gw_workspace(2 * (size_t) n);
         attn_layernorm_backward(n, d, P, dY, xhat, sigma, gain,
                                 mxGetDoubles(dX), mxGetDoubles(dgain),
-                                mxGetDoubles(dbias));
+                                mxGetDoubles(dbias), work);
+        mxFree(work);
         plhs[0] = dX;
         plhs[1] = dgain;
         plhs[2] = dbias;
