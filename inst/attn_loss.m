@@ -20,7 +20,10 @@
 ##
 ## @var{info}: @code{row_loss} (n×Bt, the loss of each label, 0 on padding),
 ## @code{tokens} (label count), @code{batch}, @code{trace} (as
-## @code{attn_forward}).
+## @code{attn_forward}).  Without @var{info} (the training step) the
+## forward pass keeps only what the gradients need: the kernels' lean
+## traces, no probabilities, no token labels; @var{loss} and @var{G} are
+## the same to the last bit.
 ##
 ## @example
 ## @group
@@ -52,7 +55,11 @@ function [loss, G, info] = attn_loss (m, varargin)
   o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)"}, varargin);
   smoothing = o.label_smoothing;
   check_batch (m, batch, "attn_loss", true);
-  tr = model_forward (m, batch);
+  mode = "full";
+  if (nargout < 3)                  # no info: the lean training pass
+    mode = "lean";
+  endif
+  tr = model_forward (m, batch, mode);
   if (nargout > 1)
     [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);
     G = model_backward (m, tr, dlogits);
@@ -71,20 +78,35 @@ endfunction
 ## logits n×V×Bt, labels n×Bt ids, allow n×Bt logical (false = padding,
 ## ignored), smoothing ε in [0, 1): the target puts 1-ε on the label and
 ## ε/V on every token.  row_loss n×Bt (0 where not allowed);
-## dlogits = dloss/dlogits (n×V×Bt).
+## dlogits = dloss/dlogits (n×V×Bt).  One exp; the label of each row is
+## read by its index, never as a one-hot row:
+##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
+##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
+##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* allow / count
 function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoothing)
   [n, V, Bt] = size (logits);
-  Z = stack_rows (logits);                       # (n·Bt)×V, row r = (i, b)
-  Z -= max (Z, [], 2);
-  logp = Z - log (sum (exp (Z), 2));
-  target = (1 - smoothing) * ((1:V) == labels(:)) + smoothing / V;
-  keep = allow(:);
-  r = -sum (target .* logp, 2) .* keep;
-  count = max (sum (keep), 1);
-  loss = sum (r) / count;
-  row_loss = reshape (r, n, Bt);
-  if (nargout > 2)
-    dlogits = unstack_rows ((exp (logp) - target) .* (keep / count), n);
+  top = max (logits, [], 2);                     # n×1×Bt
+  E = exp (logits - top);
+  total = sum (E, 2);
+  log_total = reshape (log (total), n, Bt);
+  at = (1:n)' + n * (labels - 1) + (n * V) * (0:Bt-1);   # (i, label, b)
+  r = -(logits(at) - reshape (top, n, Bt) - log_total);  # -log p(label)
+  if (smoothing > 0)
+    sum_logp = reshape (sum (logits - top, 2), n, Bt) - V * log_total;
+    r = (1 - smoothing) * r - (smoothing / V) * sum_logp;
+  endif
+  r .*= allow;
+  count = max (nnz (allow), 1);
+  loss = sum (r(:)) / count;
+  row_loss = r;
+  if (nargout > 2)                               # w .* (p - target), w = allow/count
+    w = allow / count;
+    E .*= reshape (w, n, 1, Bt) ./ total;       # in place: E becomes dlogits
+    E(at) -= (1 - smoothing) * w;
+    if (smoothing > 0)
+      E -= (smoothing / V) * reshape (w, n, 1, Bt);
+    endif
+    dlogits = E;
   endif
 endfunction
 
@@ -98,6 +120,27 @@ endfunction
 %! assert (loss, -mean (log (p(sub2ind (size (p), 1:3, info.batch.labels')))), 1e-14);
 %! assert (fieldnames (G.decoder), {"self"; "cross"});
 %! assert (fieldnames (G.decoder.cross), {"W_Q"; "W_K"; "W_V"; "W_O"});
+
+%!test
+%! ## label smoothing: the loss against the smoothed target written out on
+%! ## the trace's probabilities, its gradient against finite differences
+%! m = attn_toy ("river");
+%! b = attn_batch (m, {"the river bank", "the financial bank"}, {"la rive", "la"});
+%! eps = 0.2;
+%! [loss, G, info] = attn_loss (m, b, "label_smoothing", eps);
+%! p = info.trace.probs;  V = columns (p);  total = 0;
+%! for k = 1:2
+%!   for i = find (b.tgt_allow(:,k))'
+%!     target = eps / V * ones (1, V);
+%!     target(b.labels(i,k)) += 1 - eps;
+%!     total -= sum (target .* log (p(i,:,k)));
+%!   endfor
+%! endfor
+%! assert (loss, total / nnz (b.tgt_allow), 1e-14);
+%! f = @(W) attn_loss (setfield (m, "W_vocab", W), b, "label_smoothing", eps);
+%! assert (G.W_vocab, ref_findiff (f, m.W_vocab), 1e-8);
+%! f = @(E) attn_loss (setfield (m, "tgt_embed", E), b, "label_smoothing", eps);
+%! assert (G.tgt_embed, ref_findiff (f, m.tgt_embed), 1e-8);
 
 %!error id=attention:model attn_loss (1, "a", "b")
 %!error <attn_loss: unknown option "smoothing"> attn_loss (attn_toy ("river"), "the bank", "la", "smoothing", 0.1)

@@ -604,3 +604,172 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
         status = ATTN_ERR_OVERFLOW;
     return status;
 }
+
+/* ---- rows times a matrix (attn_rows): the model layer's affine maps ---- */
+
+/* The affine maps of the model layer (FFN, heads, fusion) act on every row
+ * of an n x a x pages array alike.  As in the blocks, the rows are stacked
+ * into one (n*pages) x a matrix in the workspace, so that each product is
+ * one dgemm over all rows; sums over rows run in the order of the stacked
+ * rows (item after item). */
+
+size_t attn_rows_forward_work(attn_int n, attn_int a, attn_int c,
+                              attn_int pages)
+{
+    /* stacked X (nP x a) and the stacked product (nP x c) */
+    return pages > 1 ? (size_t) (n * pages) * (size_t) (a + c) : 0;
+}
+
+void attn_rows_forward(attn_int n, attn_int a, attn_int c, attn_int pages,
+                       const double *X, const double *W, const double *b,
+                       double *Y, double *work)
+{
+    const attn_int nP = n * pages;
+    const double *X_s = X;
+    double *P = Y;
+    if (nP == 0 || c == 0)
+        return;
+    if (pages > 1) {
+        double *Xs = work;                   /* nP x a */
+        P = Xs + nP * a;                     /* nP x c */
+        stack_rows(n, a, pages, X, Xs);
+        X_s = Xs;
+    }
+    gemm('N', 'N', nP, c, a, 1.0, X_s, nP, W, a, 0.0, P, nP);
+    if (b)
+        for (attn_int j = 0; j < c; j++)
+            for (attn_int i = 0; i < nP; i++)
+                P[i + j * nP] += b[j];
+    if (pages > 1)
+        unstack_rows(n, c, pages, P, Y);
+}
+
+size_t attn_rows_backward_work(attn_int n, attn_int a, attn_int c,
+                               attn_int pages)
+{
+    /* stacked dY (nP x c), X (nP x a) and dX (nP x a) */
+    return pages > 1 ? (size_t) (n * pages) * (size_t) (c + 2 * a) : 0;
+}
+
+void attn_rows_backward(attn_int n, attn_int a, attn_int c, attn_int pages,
+                        const double *dY, const double *X, const double *W,
+                        double *dX, double *dW, double *db, double *work)
+{
+    const attn_int nP = n * pages;
+    const double *dY_s = dY, *X_s = X;
+    double *dX_s = dX;
+    if (pages > 1 && (X || W)) {
+        double *dYs = work;                  /* nP x c */
+        double *Xs = dYs + nP * c;           /* nP x a */
+        dX_s = Xs + nP * a;                  /* nP x a */
+        stack_rows(n, c, pages, dY, dYs);
+        dY_s = dYs;
+        if (X) {
+            stack_rows(n, a, pages, X, Xs);
+            X_s = Xs;
+        }
+    }
+    if (db)  /* db(j) = sum of column j of the stacked dY, row after row */
+        for (attn_int j = 0; j < c; j++) {
+            double s = 0.0;
+            for (attn_int p = 0; p < pages; p++)
+                for (attn_int i = 0; i < n; i++)
+                    s += dY[i + (j + p * c) * n];
+            db[j] = s;
+        }
+    if (X)   /* dW = X_s' * dY_s */
+        gemm('T', 'N', a, c, nP, 1.0, X_s, nP, dY_s, nP, 0.0, dW, a);
+    if (W && nP > 0) {  /* dX = dY * W' */
+        gemm('N', 'T', nP, a, c, 1.0, dY_s, nP, W, a, 0.0, dX_s, nP);
+        if (pages > 1)
+            unstack_rows(n, a, pages, dX_s, dX);
+    }
+}
+
+/* LayerNorm of every row over its d entries (attn_rows' "layernorm"), in
+ * the order of operations of the model layer's Octave formula, so that the
+ * results are those of it bit for bit:
+ *   mu = sum (x)/d,  c = x - mu,  sigma = sqrt (sum (c.*c)/d + epsilon),
+ *   xhat = c/sigma,  y = xhat*gain + bias
+ *   X, Y, xhat  n x d x pages      mu, sigma  n x 1 x pages
+ *   gain, bias  1 x d */
+void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
+                            const double *X, const double *gain,
+                            const double *bias, double epsilon, double *Y,
+                            double *mu, double *sigma, double *xhat)
+{
+    /* Rows are the inner loop (contiguous in memory); each row's sums still
+     * run over its entries k = 1..d in order. */
+    for (attn_int p = 0; p < pages; p++) {
+        const double *restrict x = X + p * n * d;
+        double *restrict y = Y + p * n * d, *restrict xh = xhat + p * n * d;
+        double *restrict m = mu + p * n, *restrict sg = sigma + p * n;
+        for (attn_int i = 0; i < n; i++)
+            m[i] = sg[i] = 0.0;
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++)
+                m[i] += x[i + k * n];
+        for (attn_int i = 0; i < n; i++)
+            m[i] /= (double) d;
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double c = x[i + k * n] - m[i];
+                sg[i] += c * c;
+            }
+        for (attn_int i = 0; i < n; i++)
+            sg[i] = sqrt(sg[i] / (double) d + epsilon);
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double h = (x[i + k * n] - m[i]) / sg[i];
+                xh[i + k * n] = h;
+                y[i + k * n] = h * gain[k] + bias[k];
+            }
+    }
+}
+
+/* Its gradients given dY (n x d x pages), from xhat and sigma:
+ *   dgain = sum of the rows of dY.*xhat,  dbias = sum of the rows of dY
+ *   (over every row, page after page), and with g = dY.*gain
+ *   dX = (g - sum (g)/d - xhat.*(sum (g.*xhat)/d)) / sigma   (per row) */
+void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
+                             const double *dY, const double *xhat,
+                             const double *sigma, const double *gain,
+                             double *dX, double *dgain, double *dbias,
+                             double *work)
+{
+    for (attn_int k = 0; k < d; k++) {
+        double sg = 0.0, sb = 0.0;
+        for (attn_int p = 0; p < pages; p++)
+            for (attn_int i = 0; i < n; i++) {
+                const attn_int at = i + (k + p * d) * n;
+                sg += dY[at] * xhat[at];
+                sb += dY[at];
+            }
+        dgain[k] = sg;
+        dbias[k] = sb;
+    }
+    double *restrict s1 = work, *restrict s2 = work + n;  /* n each */
+    for (attn_int p = 0; p < pages; p++) {
+        const double *restrict dy = dY + p * n * d;
+        const double *restrict xh = xhat + p * n * d;
+        const double *restrict sg = sigma + p * n;
+        double *restrict dx = dX + p * n * d;
+        for (attn_int i = 0; i < n; i++)
+            s1[i] = s2[i] = 0.0;
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double g = dy[i + k * n] * gain[k];
+                s1[i] += g;
+                s2[i] += g * xh[i + k * n];
+            }
+        for (attn_int i = 0; i < n; i++) {
+            s1[i] /= (double) d;
+            s2[i] /= (double) d;
+        }
+        for (attn_int k = 0; k < d; k++)
+            for (attn_int i = 0; i < n; i++) {
+                const double g = dy[i + k * n] * gain[k];
+                dx[i + k * n] = (g - s1[i] - xh[i + k * n] * s2[i]) / sg[i];
+            }
+    }
+}

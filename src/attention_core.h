@@ -136,3 +136,48 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
                          attn_grads *g, double *work);
 
 #endif
+
+/* ---- rows times a matrix (attn_rows) ------------------------------------ */
+
+/* Workspace, in doubles, for attn_rows_forward / attn_rows_backward. */
+size_t attn_rows_forward_work(attn_int n, attn_int a, attn_int c,
+                              attn_int pages);
+size_t attn_rows_backward_work(attn_int n, attn_int a, attn_int c,
+                               attn_int pages);
+
+/* Y = X*W + b on every row, one product over the stacked rows.
+ *   X  n x a x pages     W  a x c     b  1 x c, or NULL
+ *   Y  n x c x pages     work  attn_rows_forward_work(n, a, c, pages) */
+void attn_rows_forward(attn_int n, attn_int a, attn_int c, attn_int pages,
+                       const double *X, const double *W, const double *b,
+                       double *Y, double *work);
+
+/* Gradients of attn_rows_forward given dY (n x c x pages):
+ *   dX  n x a x pages = dY*W'          (skipped when W is NULL)
+ *   dW  a x c = sum over rows X'*dY    (skipped when X is NULL)
+ *   db  1 x c = sum of dY's rows       (skipped when db is NULL)
+ * Sums run over the stacked rows (n*pages), item after item.
+ * work  attn_rows_backward_work(n, a, c, pages) (NULL will do when X and
+ * W are both NULL: the sum alone reads dY in place). */
+void attn_rows_backward(attn_int n, attn_int a, attn_int c, attn_int pages,
+                        const double *dY, const double *X, const double *W,
+                        double *dX, double *dW, double *db, double *work);
+
+/* LayerNorm of every row of X (n x d x pages) over its d entries:
+ * mu = mean, sigma = sqrt (population variance + epsilon), xhat =
+ * (x - mu)/sigma, Y = xhat.*gain + bias.  The order of operations is that
+ * of the model layer's formula in Octave (the same results bit for bit).
+ *   X, Y, xhat  n x d x pages    mu, sigma  n x 1 x pages    gain, bias  1 x d */
+void attn_layernorm_forward(attn_int n, attn_int d, attn_int pages,
+                            const double *X, const double *gain,
+                            const double *bias, double epsilon, double *Y,
+                            double *mu, double *sigma, double *xhat);
+
+/* Gradients of attn_layernorm_forward given dY (n x d x pages):
+ * dX (n x d x pages), dgain and dbias (1 x d, sums over every row).
+ * work  2*n doubles. */
+void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
+                             const double *dY, const double *xhat,
+                             const double *sigma, const double *gain,
+                             double *dX, double *dgain, double *dbias,
+                             double *work);

@@ -1,7 +1,18 @@
 ## rows = embed_forward (table, pos, ids): token lookup plus position vector.
 ## table V×d, pos L×d, ids n×Bt -> rows n×d×Bt; rows(i,:,b) =
-## table(ids(i,b),:) + pos(i,:).
+## table(ids(i,b),:) + pos(i,:).  The lookup gathers the n×d×Bt layout
+## directly: entry (i,k,b) is table(ids(i,b) + V*(k-1)).
 function rows = embed_forward (table, pos, ids)
+  [V, d] = size (table);
   n = rows (ids);
-  rows = unstack_rows (table(ids(:),:), n) + pos(1:n,:);
+  rows = table(reshape (ids, n, 1, []) + V * (0:d-1)) + pos(1:n,:);
 endfunction
+
+%!test
+%! ## every row is its token's table row plus its position's
+%! table = magic (5)(:,1:3);  pos = 10 * (1:6)' + (1:3);  ids = [2 2; 4 2; 1 5];
+%! Y = embed_forward (table, pos, ids);
+%! for b = 1:2
+%!   assert (Y(:,:,b), table(ids(:,b),:) + pos(1:3,:));
+%! endfor
+%! assert (size (embed_forward (table, pos, [3; 1])), [2 3]);

@@ -1,13 +1,15 @@
 ## [Y, N] = layer_norm (X, P): LayerNorm of every row of X (n×d×Bt) over its
-## d entries, then Y = xhat .* P.gain + P.bias (gain, bias 1×d).
-## N (trace): X, mu, sigma (n×1×Bt), xhat, out.
+## d entries, then Y = xhat .* P.gain + P.bias (gain, bias 1×d):
+##   mu = sum (X, 2) / d,  sigma = sqrt (sumsq (X - mu, 2) / d + 1e-5),
+##   xhat = (X - mu) ./ sigma
+## (epsilon inside the square root), one pass in attn_rows, which keeps
+## this order of operations.  N (trace, built only when asked for): X, mu,
+## sigma (n×1×Bt), xhat, out.
 function [Y, N] = layer_norm (X, P)
-  d = columns (X);
-  N.X = X;
-  N.mu = sum (X, 2) / d;
-  centred = X - N.mu;
-  N.sigma = sqrt (sumsq (centred, 2) / d + 1e-5);
-  N.xhat = centred ./ N.sigma;
-  Y = N.xhat .* P.gain + P.bias;
-  N.out = Y;
+  if (nargout < 2)
+    Y = attn_rows (X, P.gain, P.bias, 1e-5, "layernorm");
+  else
+    [Y, mu, sigma, xhat] = attn_rows (X, P.gain, P.bias, 1e-5, "layernorm");
+    N = struct ("X", X, "mu", mu, "sigma", sigma, "xhat", xhat, "out", Y);
+  endif
 endfunction

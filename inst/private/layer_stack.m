@@ -1,30 +1,58 @@
-## [x, L] = layer_stack (x, P, allow, causal, norm, E, src_allow): the one
-## stack of layers.  Every layer p of P (1×nl struct array) runs its
+## [x, L] = layer_stack (x, P, allow, causal, norm, E, src_allow, mode): the
+## one stack of layers.  Every layer p of P (1×nl struct array) runs its
 ## self-attention (attn_masked when causal, attn_self otherwise, keys
 ## allowed by allow: n×Bt or []), its cross-attention to E (m×d×Bt, keys
 ## src_allow) when p has a cross block, and its FFN when p has one, each
 ## a residual sublayer with the LayerNorm placed by norm (sublayer).
 ## x n×d×Bt.  L(l): input, self, norm_self, after_self, cross, norm_cross,
 ## after_cross, ffn, norm_ffn, after_ffn, out (only the sublayers p has;
-## norm fields unless norm is "none").
-function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = [])
+## norm fields unless norm is "none").  mode "lean" (default "full", the
+## kernels' trace modes): L(l) holds only what layer_stack_backward reads
+## (the sublayers' lean traces and the LayerNorm traces).
+function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = [], mode = "full")
+  kind = "self";
   if (causal)
-    attend = @attn_masked;
-  else
-    attend = @attn_self;
+    kind = "masked";
   endif
+  full = strcmp (mode, "full");
+  pre = strcmp (norm, "pre");
   L = struct ([]);
   for l = 1:numel (P)
     p = P(l);
-    S = struct ("input", x);
-    [x, S] = sublayer (x, S, p, "self", norm, @(z) attend (z, p.self, allow));
+    S = struct ();
+    if (full)
+      S.input = x;
+    endif
+    [x, S] = sublayer (x, S, p, "self", norm,
+                       @(z) attention (kind, z, [], p.self, allow, mode, pre), mode);
     if (isfield (p, "cross"))
-      [x, S] = sublayer (x, S, p, "cross", norm, @(z) attn_cross (z, E, p.cross, src_allow));
+      [x, S] = sublayer (x, S, p, "cross", norm,
+                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, pre), mode);
     endif
     if (isfield (p, "ffn"))
-      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn));
+      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn, mode), mode);
     endif
-    S.out = x;
+    if (full)
+      S.out = x;
+    endif
     L = [L, S];
   endfor
+endfunction
+
+## [y, T] = attention (kind, z, E, B, allow, mode, pre): the attention block
+## of a sublayer (kind "self", "masked" or "cross", keys from E).  The lean
+## trace has no delta; pre-norm adds delta to the stream, so it is made
+## then: message*W_O, the kernel's own product over the stacked rows.
+function [y, T] = attention (kind, z, E, B, allow, mode, pre)
+  switch (kind)
+    case "self"
+      [y, T] = attn_self (z, B, allow, mode);
+    case "masked"
+      [y, T] = attn_masked (z, B, allow, mode);
+    otherwise
+      [y, T] = attn_cross (z, E, B, allow, mode);
+  endswitch
+  if (pre && ! isfield (T, "delta"))
+    T.delta = attn_rows (T.message, B.W_O);
+  endif
 endfunction

@@ -1,7 +1,8 @@
 ## [dx, dE, G] = layer_stack_backward (dx, L, P, norm): gradients of
 ## layer_stack given dx = dL/d(its output): dL/d(its input rows), dL/dE
 ## (summed over the layers' cross blocks; 0 when none has one) and G
-## (1×nl struct array in the layout of P, weights only).
+## (1×nl struct array in the layout of P, weights only).  L may be the
+## full or the lean trace.
 function [dx, dE, G] = layer_stack_backward (dx, L, P, norm)
   G = struct ([]);
   dE = 0;
@@ -22,6 +23,44 @@ function [dx, dE, G] = layer_stack_backward (dx, L, P, norm)
                                  @(d) block_backward (d, S.self, p.self));
     G = [g, G];
   endfor
+endfunction
+
+## [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back):
+## gradients of sublayer NAME of a layer with trace S and parameters p.
+## back (dout) -> [dz, G, dkv] differentiates fwd (signature of
+## block_backward and ffn_backward): dz includes the residual path (dout
+## itself), dkv is the key/value-side gradient of a cross block ([] else).
+## Records g.NAME = G and, with LayerNorm, g.norm_NAME (gain, bias).
+function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back)
+  norm_name = ["norm_" name];
+  switch (norm)
+    case "none"
+      [dx, G, dkv] = back (dy);
+    case "post"                          # y = LN (o),  o = x + delta(x)
+      [dout, Gn] = layer_norm_backward (dy, S.(norm_name), p.(norm_name));
+      [dx, G, dkv] = back (dout);
+    case "pre"                           # y = x + delta(z),  z = LN (x)
+      [dz, G, dkv] = back (dy);          # dz = dy + d delta/dz
+      [dxn, Gn] = layer_norm_backward (dz - dy, S.(norm_name), p.(norm_name));
+      dx = dy + dxn;
+  endswitch
+  g.(name) = G;
+  if (! strcmp (norm, "none"))
+    g.(norm_name) = Gn;
+  endif
+endfunction
+
+## [dX, G, none] = ffn_backward (dY, T, P): gradients of ffn_forward; dX
+## includes the residual path (dY itself), like the attention kernels'
+## backward.  The third output ([]) mirrors block_backward's key/value side.
+function [dX, G, none] = ffn_backward (dY, T, P)
+  none = [];
+  G = struct ("W_1", [], "b_1", [], "W_2", [], "b_2", []);
+  ## delta = hidden*W_2 + b_2
+  [dhidden, G.W_2, G.b_2] = attn_rows (dY, T.hidden, P.W_2, "backward");
+  ## hidden = relu (pre),  pre = X*W_1 + b_1
+  [dXf, G.W_1, G.b_1] = attn_rows (dhidden .* (T.pre > 0), T.X, P.W_1, "backward");
+  dX = dY + dXf;
 endfunction
 
 ## [dXq, G, dXkv] = block_backward (dY, T, B): attn_backward for any of the
@@ -56,6 +95,11 @@ endfunction
 %!     f = @(x, E, P) sum (layer_stack (x, P, allow, causal, norm{1}, E, src_allow)(:) .* R(:));
 %!     [~, L] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow);
 %!     [dx, dE, G] = layer_stack_backward (R, L, P, norm{1});
+%!     [y, Ll] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow, "lean");
+%!     [dxl, dEl, Gl] = layer_stack_backward (R, Ll, P, norm{1});
+%!     assert (isequal (y, layer_stack (x, P, allow, causal, norm{1}, E, src_allow)));
+%!     assert (isequal ({dxl, dEl, Gl}, {dx, dE, G}));
+%!     assert (! isfield (Ll, "after_self") && ! isfield (Ll(1).self, "scores"));
 %!     assert (dx, ref_findiff (@(z) f (z, E, P), x), 1e-7);
 %!     if (causal)
 %!       assert (dE, ref_findiff (@(e) f (x, e, P), E), 1e-7);
@@ -68,6 +112,8 @@ endfunction
 %!     assert (G(2).self.W_Q, ref_findiff (@(w) f (x, E, setfield (P, {2}, "self", "W_Q", w)), W), 1e-7);
 %!     W = P(1).ffn.W_1;
 %!     assert (G(1).ffn.W_1, ref_findiff (@(w) f (x, E, setfield (P, {1}, "ffn", "W_1", w)), W), 1e-7);
+%!     b = P(2).ffn.b_2;
+%!     assert (G(2).ffn.b_2, ref_findiff (@(w) f (x, E, setfield (P, {2}, "ffn", "b_2", w)), b), 1e-7);
 %!     if (! strcmp (norm{1}, "none"))
 %!       g = P(2).norm_ffn.gain;
 %!       assert (G(2).norm_ffn.gain, ref_findiff (@(w) f (x, E, setfield (P, {2}, "norm_ffn", "gain", w)), g), 1e-7);

@@ -1,6 +1,6 @@
 ## G = model_backward (m, tr, dlogits): gradients of every learned array of
 ## any model given dlogits = dL/d(tr.logits), the steps of model_forward in
-## reverse.  G has m's layout (model_schema's learned parts; fixed
+## reverse (tr its full or lean trace).  G has m's layout (model_schema's learned parts; fixed
 ## sinusoidal tables get zeros), without config, vocabularies and heads.
 function G = model_backward (m, tr, dlogits)
   c = m.config;
@@ -13,10 +13,10 @@ function G = model_backward (m, tr, dlogits)
       if (isfield (m, "W_hidden"))
         X = tr.hidden;
       endif
-      [dX, G.W_class, G.b_class] = affine_rows_backward (dlogits, X, m.W_class);
+      [dX, G.W_class, G.b_class] = attn_rows (dlogits, X, m.W_class, "backward");
       if (isfield (m, "W_hidden"))             # hidden = relu (readout*W_hidden + b_hidden)
-        [dX, G.W_hidden, G.b_hidden] = affine_rows_backward (dX .* (tr.hidden_pre > 0),
-                                                      tr.readout, m.W_hidden);
+        [dX, G.W_hidden, G.b_hidden] = attn_rows (dX .* (tr.hidden_pre > 0),
+                                                      tr.readout, m.W_hidden, "backward");
       endif
       if (isfield (tr, "pool_weights"))        # readout = sum (w .* E)
         dE = tr.pool_weights .* dX;
@@ -25,10 +25,10 @@ function G = model_backward (m, tr, dlogits)
         dE(1,:,:) = dX;
       endif
     else
-      [dE, G.W_class, G.b_class] = affine_rows_backward (dlogits, tr.encoded, m.W_class);
+      [dE, G.W_class, G.b_class] = attn_rows (dlogits, tr.encoded, m.W_class, "backward");
     endif
   else
-    [dD, G.W_vocab, G.b_vocab] = affine_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
+    [dD, G.W_vocab, G.b_vocab] = attn_rows (dlogits, tr.decoder_out, m.W_vocab, "backward");
     if (strcmp (c.family, "pooled-prefix"))
       dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
     endif
@@ -43,15 +43,15 @@ function G = model_backward (m, tr, dlogits)
       case {"encoder-decoder", "decoder-only", "pooled-add"}
         dtok = dX;
       case "pooled-concat"                     # fused = [tok, c]*W_F
-        [dcat, G.W_F] = affine_rows_backward (dX, tr.concat, m.W_F);
+        [dcat, G.W_F] = attn_rows (dX, tr.concat, m.W_F, "backward");
         dtok = dcat(:,1:d,:);
         dc = sum (dcat(:,d+1:end,:), 1);
       case "pooled-prefix"                     # X = [c*W_P; tok] + p
-        [dc, G.W_P] = affine_rows_backward (dX(1,:,:), tr.c, m.W_P);
+        [dc, G.W_P] = attn_rows (dX(1,:,:), tr.c, m.W_P, "backward");
         dtok = dX(2:end,:,:);
     endswitch
     if (strcmp (c.family, "pooled-add"))       # u = c*W_u added to every row
-      [dc, G.W_u] = affine_rows_backward (sum (dX, 1), tr.c, m.W_u);
+      [dc, G.W_u] = attn_rows (sum (dX, 1), tr.c, m.W_u, "backward");
     endif
     G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos);
     if (isfield (tr, "c"))                     # c = sum (w .* E)
@@ -74,4 +74,17 @@ function G = model_backward (m, tr, dlogits)
   endif
   names = fieldnames (m);                      # optimisers pair G with m by layout
   G = orderfields (G, names(isfield (G, names)));
+endfunction
+
+## [dtable, dpos] = embed_backward (drows, ids, table, pos): gradients of
+## embed_forward.  drows n×d×Bt; each table row collects the gradient of
+## every place its token was looked up (in the order of the rows, item
+## after item); position i sums over the batch.
+function [dtable, dpos] = embed_backward (drows, ids, table, pos)
+  [V, d] = size (table);
+  n = rows (ids);
+  at = reshape (ids, n, 1, []) + V * (0:d-1);   # embed_forward's lookup
+  dtable = reshape (accumarray (at(:), drows(:), [V * d, 1]), V, d);
+  dpos = zeros (size (pos));
+  dpos(1:n,:) = sum (drows, 3);
 endfunction

@@ -1,4 +1,4 @@
-## tr = model_forward (m, batch): the forward pass of any model, assembled
+## tr = model_forward (m, batch, mode): the forward pass of any model, assembled
 ## from the parts it holds (doc/ARCHITECTURE.md, "One pass from parts"):
 ## embeddings and positions -> encoder stack (when m has one) -> pooling
 ## and fusion (pooled designs) -> causal stack, its layers with
@@ -11,22 +11,30 @@
 ##   pooled: c (1×d×Bt, mean of encoded), pool_weights, target_tokens
 ##     (n×d×Bt lookups), u (add), concat and fused (concat), prefix (prefix)
 ## logits/probs: n×C×Bt (token), 1×C×Bt (sentence), n×V×Bt otherwise.
-function tr = model_forward (m, batch)
+## mode "lean" (default "full"): the training pass, only what model_backward
+## reads (the kernels' lean traces, no probs, no masks, no rows kept for
+## inspection alone); the same logits and the same gradients.
+function tr = model_forward (m, batch, mode = "full")
   c = m.config;
   norm = c.norm;
+  full = strcmp (mode, "full");
   tr = struct ();
   if (isfield (m, "src_embed"))               # ids and masks first
     tr.source_ids = batch.src;
-    tr.src_allow = batch.src_allow;
+    if (full)
+      tr.src_allow = batch.src_allow;
+    endif
   endif
   if (isfield (m, "tgt_embed"))
     tr.target_ids = batch.tgt_in;
-    tr.tgt_allow = batch.tgt_allow;
+    if (full)
+      tr.tgt_allow = batch.tgt_allow;
+    endif
   endif
   E = src_allow = [];
   if (isfield (m, "encoder"))
     src_allow = batch.src_allow;
-    tr = model_encode (m, batch.src, src_allow, tr);
+    tr = model_encode (m, batch.src, src_allow, tr, mode);
     E = tr.encoded;
   endif
   if (! isfield (m, "decoder"))               # encoder families: a class head
@@ -39,13 +47,15 @@ function tr = model_forward (m, batch)
       endif
       X = tr.readout;
       if (isfield (m, "W_hidden"))
-        tr.hidden_pre = affine_rows (X, m.W_hidden, m.b_hidden);
+        tr.hidden_pre = attn_rows (X, m.W_hidden, m.b_hidden);
         tr.hidden = max (tr.hidden_pre, 0);
         X = tr.hidden;
       endif
     endif
-    tr.logits = affine_rows (X, m.W_class, m.b_class);
-    tr.probs = softmax_rows (tr.logits);
+    tr.logits = attn_rows (X, m.W_class, m.b_class);
+    if (full)
+      tr.probs = softmax_rows (tr.logits);
+    endif
     return;
   endif
 
@@ -60,20 +70,22 @@ function tr = model_forward (m, batch)
       tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, c.d), ids);
       switch (c.family)
         case "pooled-add"                       # e_t + u + p_t
-          tr.u = affine_rows (tr.c, m.W_u, 0);
+          tr.u = attn_rows (tr.c, m.W_u);
           X = tr.target_tokens + tr.u + m.tgt_pos(1:n,:);
         case "pooled-concat"                    # [e_t, c]*W_F + p_t
           tr.concat = [tr.target_tokens, repmat(tr.c, n, 1)];
-          tr.fused = affine_rows (tr.concat, m.W_F, 0);
+          tr.fused = attn_rows (tr.concat, m.W_F);
           X = tr.fused + m.tgt_pos(1:n,:);
         case "pooled-prefix"                    # c*W_P at position 1
-          tr.prefix = affine_rows (tr.c, m.W_P, 0);
+          tr.prefix = attn_rows (tr.c, m.W_P);
           X = [tr.prefix; tr.target_tokens] + m.tgt_pos(1:n+1,:);
           allow = [true(1, columns (allow)); allow];
       endswitch
   endswitch
-  tr.target_rows = X;
-  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, norm, E, src_allow);
+  if (full)
+    tr.target_rows = X;
+  endif
+  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, norm, E, src_allow, mode);
   if (strcmp (norm, "pre"))
     [D, tr.decoder_norm] = layer_norm (D, m.decoder_norm);
   endif
@@ -81,6 +93,8 @@ function tr = model_forward (m, batch)
     D = D(2:end,:,:);                           # no prediction at the source slot
   endif
   tr.decoder_out = D;
-  tr.logits = affine_rows (D, m.W_vocab, m.b_vocab);
-  tr.probs = softmax_rows (tr.logits);
+  tr.logits = attn_rows (D, m.W_vocab, m.b_vocab);
+  if (full)
+    tr.probs = softmax_rows (tr.logits);
+  endif
 endfunction

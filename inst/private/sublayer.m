@@ -1,23 +1,36 @@
-## [y, S] = sublayer (x, S, p, name, norm, fwd): one residual sublayer
-## around fwd (z) -> [z + delta, T] (an attention block or the FFN), with
-## LayerNorm placed by norm:
+## [y, S] = sublayer (x, S, p, name, norm, fwd, mode): one residual sublayer
+## around fwd (z) -> [z + delta, T] (an attention block or the FFN; T.delta
+## is read with pre-norm), with LayerNorm placed by norm:
 ##   "none": y = x + delta(x)
 ##   "post": y = LN (x + delta(x))
 ##   "pre":  y = x + delta(LN (x))
-## The LayerNorm parameters are p.norm_NAME.  Records in the layer trace S
-## the sublayer's trace S.NAME, its LayerNorm trace S.norm_NAME (not for
-## "none") and the rows after it, S.after_NAME.
-function [y, S] = sublayer (x, S, p, name, norm, fwd)
+## The LayerNorm parameters are p.norm_NAME.  Asked for S, records in the
+## layer trace S the sublayer's trace S.NAME, its LayerNorm trace
+## S.norm_NAME (not for "none") and, unless mode is "lean" (default
+## "full"), the rows after it, S.after_NAME.  Called with one output
+## (y = sublayer (x, [], p, name, norm, fwd)) it builds no trace at all.
+function [y, S] = sublayer (x, S, p, name, norm, fwd, mode = "full")
   norm_name = ["norm_" name];
-  Pn = field_or_empty (p, norm_name);
+  if (nargout < 2)                           # no trace: the decoding step
+    switch (norm)
+      case "none"
+        y = fwd (x);
+      case "post"
+        y = layer_norm (fwd (x), p.(norm_name));
+      case "pre"
+        [~, T] = fwd (layer_norm (x, p.(norm_name)));
+        y = x + T.delta;
+    endswitch
+    return;
+  endif
   switch (norm)
     case "none"
       [y, T] = fwd (x);
     case "post"
       [o, T] = fwd (x);
-      [y, N] = layer_norm (o, Pn);
+      [y, N] = layer_norm (o, p.(norm_name));
     case "pre"
-      [z, N] = layer_norm (x, Pn);
+      [z, N] = layer_norm (x, p.(norm_name));
       [~, T] = fwd (z);
       y = x + T.delta;
   endswitch
@@ -25,5 +38,31 @@ function [y, S] = sublayer (x, S, p, name, norm, fwd)
   if (! strcmp (norm, "none"))
     S.(norm_name) = N;
   endif
-  S.(["after_" name]) = y;
+  if (strcmp (mode, "full"))
+    S.(["after_" name]) = y;
+  endif
 endfunction
+
+%!test
+%! ## the three placements against their formulas; one output (no trace)
+%! ## gives the same rows; the lean mode leaves out after_NAME
+%! randn ("state", 7);
+%! x = randn (3, 4, 2);
+%! F = struct ("W_1", randn (4, 5), "b_1", randn (1, 5), "W_2", randn (5, 4), "b_2", randn (1, 4));
+%! p = struct ("ffn", F, "norm_ffn", struct ("gain", randn (1, 4), "bias", randn (1, 4)));
+%! delta = @(z) ffn_forward (z, F) - z;
+%! LN = @(z) layer_norm (z, p.norm_ffn);
+%! want = struct ("none", x + delta (x), "post", LN (x + delta (x)), "pre", x + delta (LN (x)));
+%! for norm = {"none", "post", "pre"}
+%!   fwd = @(z) ffn_forward (z, F);
+%!   [y, S] = sublayer (x, struct (), p, "ffn", norm{1}, fwd);
+%!   assert (y, want.(norm{1}), 1e-13);
+%!   assert (isequal (sublayer (x, [], p, "ffn", norm{1}, fwd), y));
+%!   z = x;
+%!   if (strcmp (norm{1}, "pre"))
+%!     z = LN (x);
+%!   endif
+%!   assert (isequal (S.after_ffn, y) && isequal (S.ffn.X, z));
+%!   [yl, Sl] = sublayer (x, struct (), p, "ffn", norm{1}, @(z) ffn_forward (z, F, "lean"), "lean");
+%!   assert (isequal (yl, y) && ! isfield (Sl, "after_ffn"));
+%! endfor
