@@ -188,25 +188,11 @@ endfunction
 %!          "decoder.2.self.heads", "decoder.2.cross.heads"});
 
 ## the number of numeric arrays inside the struct (array) S
-%!function n = count_arrays (S)
-%!  n = 0;
-%!  for k = 1:numel (S)
-%!    for f = fieldnames (S)'
-%!      x = S(k).(f{1});
-%!      if (isstruct (x))
-%!        n += count_arrays (x);
-%!      else
-%!        n += isnumeric (x);
-%!      endif
-%!    endfor
-%!  endfor
-%!endfunction
-
 %!test
 %! ## every array of a model is a part, with the size the part says
 %! m = attn_model (c);
 %! p = model_schema (m);
-%! assert (numel (p), count_arrays (rmfield (m, {"config", "src_vocab", "tgt_vocab"})));
+%! assert (numel (p), ref_arrays (rmfield (m, {"config", "src_vocab", "tgt_vocab"})));
 %! for i = 1:numel (p)
 %!   f = strsplit (p(i).path, ".");
 %!   x = m;
