@@ -45,11 +45,24 @@ function [text, info] = attn_beam (m, source, k, varargin)
                                    "max_len", Inf, "integer [0, Inf]";
                                    "cache", true, "flag"}, [{"width", k}, varargin]);
   o.method = "beam";
-  [text, info, done] = decode_run (m, source, [], o, "attn_beam");
+  o.want = nargout > 1;
+  many = iscell (source);
+  if (! many)
+    source = {source};
+  endif
+  [text, info, done] = decode_run (m, source(:)', {}, o, "attn_beam");
   info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
-  info.logp = done(1).logp;
-  info.score = done(1).score;
-  info.beams = beams (done, m.tgt_vocab);
+  for i = 1:numel (done)
+    info(i).logp = done{i}(1).logp;
+    info(i).score = done{i}(1).score;
+    info(i).beams = beams (done{i}, m.tgt_vocab);
+  endfor
+  if (many)
+    text = reshape (text, size (source));
+    info = reshape (info, size (source));
+  else
+    text = text{1};
+  endif
 endfunction
 
 ## every finished hypothesis: text, ids, logp, score

@@ -51,8 +51,19 @@ function [text, info] = attn_greedy (m, source, varargin)
   o = parse_options ("attn_greedy", {"max_len", Inf, "integer [0, Inf]";
                                      "cache", true, "flag"}, varargin);
   o.method = "greedy";
-  [text, info] = decode_run (m, source, [], o, "attn_greedy");
+  o.want = nargout > 1;
+  many = iscell (source);
+  if (! many)
+    source = {source};
+  endif
+  [text, info] = decode_run (m, source(:)', {}, o, "attn_greedy");
   info = rmfield (info, {"prompt_tokens", "rows_computed"});
+  if (many)
+    text = reshape (text, size (source));
+    info = reshape (info, size (source));
+  else
+    text = text{1};
+  endif
 endfunction
 
 %!test

@@ -86,22 +86,21 @@ function S = attn_score (m, data, varargin)
   S.token_accuracy = hits / max (count, 1);
 
   S.predictions = cell (N, 1);
-  greedy = struct ("max_len", o.max_len, "cache", true, "method", "greedy");
+  greedy = struct ("max_len", o.max_len, "cache", true, "method", "greedy", "want", false);
   unknown = "attention:unknown-word";         # one warning for the whole set
   was = warning ("query", unknown);
   warning ("off", unknown);
   unwind_protect
-    for i = 1:N
-      switch (kind)
-        case {"encoder-decoder", "pooled"}           # attn_greedy
-          S.predictions{i} = decode_run (m, src{i}, [], greedy, "attn_score");
-        case "decoder-only"                          # attn_continue
-          greedy.max_len = numel (strsplit (strtrim (tgt{i}), " ")) + 1;
-          S.predictions{i} = decode_run (m, [], src{i}, greedy, "attn_score");
-        case "encoder"
-          S.predictions{i} = strjoin (m.tgt_vocab.words(argmax{i}), " ");
-      endswitch
-    endfor
+    switch (kind)
+      case {"encoder-decoder", "pooled"}             # attn_greedy, all at once
+        S.predictions(:) = decode_run (m, src', {}, greedy, "attn_score");
+      case "decoder-only"                            # attn_continue, all at once
+        greedy.max_len = cellfun (@(t) numel (strsplit (strtrim (t), " ")), tgt') + 1;
+        S.predictions(:) = decode_run (m, cell (1, N), src', greedy, "attn_score");
+      case "encoder"
+        S.predictions = cellfun (@(a) strjoin (m.tgt_vocab.words(a), " "), argmax,
+                                 "UniformOutput", false);
+    endswitch
   unwind_protect_cleanup
     warning (was.state, unknown);
   end_unwind_protect
