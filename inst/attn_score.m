@@ -146,6 +146,26 @@ endfunction
 %! endfor
 %! assert (S.token_accuracy, hits / count, 1e-15);
 
+## the set is decoded as one batch: each prediction is the sentence decoded
+## alone (attn_greedy; attn_continue with the target's length + 1 for a
+## decoder-only model)
+%!test
+%! c = struct ("src_vocab", {src}, "tgt_vocab", {{"raghav va a delhi", "meera va a l ecole"}},
+%!             "d", 8, "heads", 2, "d_ff", 6, "seed", 3, "norm", "pre", "max_len", 8);
+%! ed = attn_model (c);
+%! ed.b_vocab(ed.tgt_vocab.eos) = 1;
+%! data = [src(:), {"raghav va"; "meera va a l ecole"; "x"}];
+%! S = attn_score (ed, data);
+%! assert (S.predictions, cellfun (@(s) attn_greedy (ed, s), src(:), "UniformOutput", false));
+%! lm = attn_family (struct ("family", "decoder-only", "d", 8, "heads", 2, "layers", 1,
+%!                           "seed", 4, "vocab", {[src, {"va a l ecole"}]}));
+%! data = {"raghav goes", "to delhi"; "meera", "goes to school in delhi"; "", "meera"};
+%! S = attn_score (lm, data);
+%! for i = 1:3
+%!   n = numel (strsplit (data{i,2}, " ")) + 1;
+%!   assert (S.predictions{i}, attn_continue (lm, data{i,1}, "max_len", n));
+%! endfor
+
 ## encoder-token: predictions are the argmax classes, exact needs every word
 %!test
 %! c = struct ("family", "encoder-token", "vocab", {src}, "d", 8, "heads", 2, "layers", 1,

@@ -71,41 +71,40 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     endif
   endif
 
-  [st, work] = start (m, batch, o.cache);     # work N×2: [encoder passes, stack rows]
+  st = start (m, batch, o.cache);
   sent = (1:N)';                              # the sentence of each row
   ids = repmat (v.bos, 1, N);                 # s×R: the ids each row has read at step s
   logp = zeros (N, 1);
   back = sent;                                # each row's row at the step before
-  made = zeros (N, 1);                        # tokens generated per sentence
-  steps = zeros (N, 1);
   ndone = zeros (N, 1);
   live = true (N, 1);
   D = struct ("sent", zeros (0, 1), "ids", {cell(0, 1)}, "logp", zeros (0, 1),
               "s", zeros (0, 1), "r", zeros (0, 1));    # the finished hypotheses, in order
   hist = struct ("P", {{}}, "A", {{}}, "back", {{}});
+  stepped = made = cell (0, 1);               # per step: the sentences of the rows run, [of those that generated, step]
   h = 0;                                      # cross-attention heads
   if (isfield (m.decoder, "cross"))
     h = m.decoder(1).cross.heads;
   endif
   want_A = o.want && h > 0;
   for s = 1:max (n0 + limit)
-    ## sentences at their length limit or with `width` done end here: their
-    ## live rows are done, chosen at step s-1
-    ending = live & ((s >= n0 & made >= limit) | ndone >= width);
+    ## sentences at their length limit (s - n0 tokens made) or with `width`
+    ## done end here: their live rows are done, chosen at step s-1
+    ending = live & (s - n0 >= limit | ndone >= width);
     if (any (ending))
       out = ending(sent);
       D = add_done (D, sent(out), ids(:,out), logp(out), s - 1, back(out));
       live(ending) = false;
+      if (all (out))
+        break;
+      endif
       [st, ids, logp, sent, back] = keep_rows (st, find (! out), ids, logp, sent, back);
-    endif
-    if (isempty (sent))
-      break;
     endif
     reading = s < n0(sent);                   # rows still reading their prompt
     gen = ! reading;
     if (o.cache)
       [st, P, A] = step (m, st, ids(s,:)', want_A);
-      work(:,2) += accumarray (sent, 1, [N, 1]);
+      stepped{s} = sent;
     else
       P = nan (numel (sent), V);
       A = [];
@@ -115,23 +114,20 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
           A = zeros ([numel(sent), size(A_gen)(2:end)]);
           A(gen,:,:,:) = A_gen;
         endif
-        g = accumarray (sent(gen), 1, [N, 1]);
-        work += [g * isfield(m, "encoder"), g * (s + prefix_rows (m))];
       endif
     endif
-    steps += accumarray (sent(gen), 1, [N, 1]);
+    made{s} = [sent(gen), s + zeros(nnz (gen), 1)];
     bad = find (gen & ! all (isfinite (P), 2), 1);
     if (! isempty (bad))
       error ("attention:nonfinite",
              "%s: the next-token probabilities of step %d are not finite: M holds NaN or Inf weights",
-             fname, made(sent(bad)) + 1);
+             fname, s - n0(sent(bad)) + 1);
     endif
     if (o.want)
       hist.P{s} = P;
       hist.A{s} = A;
       hist.back{s} = back;
     endif
-    made(unique (sent(gen))) += 1;
 
     ## the candidates (from: row, token, their log-probability)
     if (strcmp (o.method, "beam"))
@@ -158,11 +154,28 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
       ndone += accumarray (csent(ends), 1, [N, 1]);
     endif
     keep = find (! ends);
-    [st, ids, ~, sent, back] = keep_rows (st, from(keep), ids, logp, sent, back);
+    if (isempty (keep))
+      break;
+    elseif (any (ends) || strcmp (o.method, "beam"))
+      [st, ids, ~, sent, back] = keep_rows (st, from(keep), ids, logp, sent, back);
+    endif
     ids(s+1,:) = token(keep)';
     logp = lp(keep);
     back = from(keep);
   endfor
+
+  ## the work per sentence: decoder steps (rows that chose a token),
+  ## encoder passes and rows run through the causal stack
+  made = vertcat (zeros (0, 2), made{:});
+  steps = accumarray (made(:,1), 1, [N, 1]);
+  enc = isfield (m, "encoder");
+  if (o.cache)                                # the encoder once, every row stepped
+    passes = enc * ones (N, 1);
+    rows_run = prefix_rows (m) + accumarray (vertcat (zeros (0, 1), stepped{:}), 1, [N, 1]);
+  else                                        # the whole model at every step
+    passes = enc * steps;
+    rows_run = accumarray (made(:,1), made(:,2) + prefix_rows (m), [N, 1]);
+  endif
 
   ## every sentence: its hypotheses best first, the best one's info
   texts = cell (1, N);
@@ -196,9 +209,9 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     best = hyp(1);
     info(i).source_labels = m.src_vocab.words(batch.src(batch.src_allow(:,i), i)');
     info(i).prompt_tokens = v.words(fed{i});
-    info(i).encoder_passes = work(i,1);
+    info(i).encoder_passes = passes(i);
     info(i).decoder_steps = steps(i);
-    info(i).rows_computed = work(i,2);
+    info(i).rows_computed = rows_run(i);
     if (o.want)
       info(i).probs = best.probs;
       info(i).A = best.A;
@@ -292,7 +305,7 @@ function [probs, A] = history (hist, s, r, n0, m, h, nl, V)
   endfor
 endfunction
 
-## [st, work] = start (m, batch, cache): the decoder state of N sentences
+## st = start (m, batch, cache): the decoder state of N sentences
 ## (the sources batch.src, batch.src_allow: M×N) before their first step.
 ## cache true: the encoder runs once here, on the whole batch, and the state
 ## holds what every later row reads; the arrays' last dimension is the row
@@ -306,10 +319,9 @@ endfunction
 ##   t               rows in the causal stack (the pooled-prefix source row
 ##                   included): the next row sits at position t + 1
 ## cache false: the state holds the sources; each step reruns the whole
-## model.  work N×2: [encoder passes, stack rows] spent per sentence.
-function [st, work] = start (m, batch, cache)
+## model.
+function st = start (m, batch, cache)
   N = columns (batch.src);
-  work = zeros (N, 2);
   st = struct ("src", batch.src, "src_allow", batch.src_allow, "t", 0,
                "K", {{}}, "V", {{}}, "cross_K", {{}}, "cross_V", {{}},
                "allow", [], "c", [], "u", []);
@@ -327,7 +339,6 @@ function [st, work] = start (m, batch, cache)
   endif
   M = rows (batch.src);
   E = model_encode (m, batch.src, batch.src_allow).encoded;   # M×d×N
-  work(:,1) = 1;
   if (isfield (m.decoder, "cross"))           # encoder-decoder
     rows_E = stack_rows (E);                  # (M·N)×d, sentence after sentence
     for l = 1:nl
@@ -345,16 +356,12 @@ function [st, work] = start (m, batch, cache)
         st.u = st.c * m.W_u;
       case "pooled-prefix"                    # the source row, position 1
         st = step (m, st, [], false, st.c * m.W_P + m.tgt_pos(1,:));
-        work(:,2) = 1;
     endswitch
   endif
 endfunction
 
 ## the state, ids (columns), logp, sent, back of the rows `keep` (in order)
 function [st, ids, logp, sent, back] = keep_rows (st, keep, ids, logp, sent, back)
-  if (isequal (keep, (1:numel (sent))'))
-    return;
-  endif
   ids = ids(:,keep);
   logp = logp(keep);
   sent = sent(keep);
