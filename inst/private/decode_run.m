@@ -27,7 +27,7 @@
 ## encoder_passes, decoder_steps, rows_computed, ids, tokens, stopped of the
 ## best hypothesis, and with o.want its probs (steps×V) and A
 ## (steps×m×h×L).  done{i}: every finished hypothesis of sentence i (ids,
-## logp, probs, A, score), best first by logp / len^alpha.
+## logp, score), best first by logp / len^alpha.
 function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
                                            prompt_name = "PROMPT")
   check_model (m, fname);
@@ -48,14 +48,14 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   batch = struct ("src", zeros (0, N), "src_allow", false (0, N));
   if (! dec_only)
     batch = model_batch (m, sources, {}, fname);
-    unknown_words (m.src_vocab, sources, "SOURCE", fname);
+    unknown_words (m.src_vocab, sources, batch.src(batch.src_allow), "SOURCE", fname);
     fits (sum (batch.src_allow, 1), rows (m.src_pos), "SOURCE", "<eos>", fname);
   endif
   fed = repmat ({v.bos}, 1, N);               # <bos> and the prompt: read before generating
   if (! isempty (prompts))
     fed = cellfun (@(p) [v.bos, p], sentences_ids (v, prompts, "target", fname),
                    "UniformOutput", false);
-    unknown_words (v, prompts, prompt_name, fname);
+    unknown_words (v, prompts, [fed{:}], prompt_name, fname);
   endif
   n0 = cellfun (@numel, fed)(:);             # per sentence (N×1), as every count below
   L = rows (m.tgt_pos) - prefix_rows (m);     # target rows the position table holds
@@ -177,53 +177,51 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     rows_run = accumarray (made(:,1), made(:,2) + prefix_rows (m), [N, 1]);
   endif
 
-  ## every sentence: its hypotheses best first, the best one's info
-  texts = cell (1, N);
-  fields = {"source_labels", "prompt_tokens", "encoder_passes", "decoder_steps", ...
-            "rows_computed", "probs", "A", "ids", "tokens", "stopped"};
-  if (! o.want)
-    fields(strcmp (fields, "probs") | strcmp (fields, "A")) = [];
-  endif
-  info = cell2struct (cell (numel (fields), N), fields, 1)';
-  done = cell (1, N);
+  ## every finished hypothesis without its <bos> and prompt, scored; per
+  ## sentence best first (ties in the order found), the best one's info
+  D.ids = cellfun (@(q, n) q(n+1:end)(:)', D.ids, num2cell (n0(D.sent)), "UniformOutput", false);
   alpha = 0;
   if (isfield (o, "alpha"))
     alpha = o.alpha;
   endif
-  for i = 1:N
-    k = find (D.sent == i);
-    hyp = struct ("ids", cellfun (@(q) q(n0(i)+1:end)(:)', D.ids(k), "UniformOutput", false)',
-                  "logp", num2cell (D.logp(k))');
-    len = cellfun (@numel, {hyp.ids});
-    [score, order] = sort ([hyp.logp] ./ len .^ alpha, "descend");
-    hyp = hyp(order);
-    [hyp.score] = num2cell (score){:};
-    if (o.want)
-      m_i = nnz (batch.src_allow(:,i));
-      for j = 1:numel (hyp)
-        [hyp(j).probs, hyp(j).A] = history (hist, D.s(k(order(j))), D.r(k(order(j))),
-                                            n0(i), m_i, h, numel (m.decoder), V);
-      endfor
-    endif
-    done{i} = hyp;
-    best = hyp(1);
-    info(i).source_labels = m.src_vocab.words(batch.src(batch.src_allow(:,i), i)');
-    info(i).prompt_tokens = v.words(fed{i});
-    info(i).encoder_passes = passes(i);
-    info(i).decoder_steps = steps(i);
-    info(i).rows_computed = rows_run(i);
-    if (o.want)
-      info(i).probs = best.probs;
-      info(i).A = best.A;
-    endif
-    info(i).ids = best.ids;
-    info(i).tokens = v.words(best.ids);
-    info(i).stopped = "length";
-    if (! isempty (best.ids) && best.ids(end) == v.eos)
-      info(i).stopped = "eos";
-    endif
-    texts{i} = strjoin (info(i).tokens(best.ids != v.eos), " ");
-  endfor
+  score = D.logp ./ cellfun ("numel", D.ids) .^ alpha;
+  [~, order] = sort (score, "descend");
+  [~, by] = sort (D.sent(order));
+  order = order(by);
+  best = order(diff ([0; D.sent(order)]) != 0);    # one per sentence, in order
+  ids = D.ids(best)';
+  tokens = cellfun (@(q) v.words(q), ids, "UniformOutput", false);
+  texts = cellfun (@(w, q) join_words (w(q != v.eos)), tokens, ids, "UniformOutput", false);
+  stopped = repmat ({"length"}, 1, N);
+  stopped(cellfun (@(q) ! isempty (q) && q(end) == v.eos, ids)) = {"eos"};
+  labels = arrayfun (@(i) m.src_vocab.words(batch.src(batch.src_allow(:,i), i)'), 1:N,
+                     "UniformOutput", false);
+  info = struct ("source_labels", labels, "prompt_tokens", cellfun (@(q) v.words(q), fed,
+                                                                    "UniformOutput", false),
+                 "encoder_passes", num2cell (passes'), "decoder_steps", num2cell (steps'),
+                 "rows_computed", num2cell (rows_run'), "probs", [], "A", [], "ids", ids,
+                 "tokens", tokens, "stopped", stopped);
+  if (o.want)                                 # the best one's steps
+    for i = 1:N
+      [info(i).probs, info(i).A] = history (hist, D.s(best(i)), D.r(best(i)), n0(i),
+                                            nnz (batch.src_allow(:,i)), h, numel (m.decoder), V);
+    endfor
+  else
+    info = rmfield (info, {"probs", "A"});
+  endif
+  if (isargout (3))                           # every hypothesis of each sentence
+    done = mat2cell (order, accumarray (D.sent, 1, [N, 1]))';
+    done = cellfun (@(k) struct ("ids", D.ids(k)', "logp", num2cell (D.logp(k))',
+                                 "score", num2cell (score(k))'), done, "UniformOutput", false);
+  endif
+endfunction
+
+## the words of a cell joined by single spaces ("" for none)
+function t = join_words (w)
+  t = "";
+  if (! isempty (w))
+    t = sprintf ("%s ", w{:})(1:end-1);
+  endif
 endfunction
 
 ## error unless every length n (1×N) is at most limit
@@ -240,8 +238,12 @@ function fits (n, limit, name, special, fname)
 endfunction
 
 ## warn (attention:unknown-word), once, about the words of the sentences
-## (a cell) missing from vocabulary v, which decoding reads as <unk>
-function unknown_words (v, sentences, name, fname)
+## (a cell) missing from vocabulary v, which decoding reads as <unk>;
+## ids: the sentences' ids (none is <unk>: nothing to look for)
+function unknown_words (v, sentences, ids, name, fname)
+  if (v.unk == 0 || ! any (ids(:) == v.unk))
+    return;
+  endif
   words = cellfun (@(c) c(:)', sentences(cellfun ("iscellstr", sentences)),
                    "UniformOutput", false);
   words = [{}, regexp(sentences(cellfun ("ischar", sentences)), '\S+', "match"){:}, words{:}];
