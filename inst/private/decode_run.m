@@ -51,7 +51,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     unknown_words (m.src_vocab, sources, batch.src(batch.src_allow), "SOURCE", fname);
     fits (sum (batch.src_allow, 1), rows (m.src_pos), "SOURCE", "<eos>", fname);
   endif
-  fed = repmat ({v.bos}, 1, N);               # <bos> and the prompt: read before generating
+  fed = num2cell (v.bos + zeros (1, N));      # <bos> and the prompt: read before generating
   if (! isempty (prompts))
     fed = cellfun (@(p) [v.bos, p], sentences_ids (v, prompts, "target", fname),
                    "UniformOutput", false);
@@ -73,7 +73,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
 
   st = start (m, batch, o.cache);
   sent = (1:N)';                              # the sentence of each row
-  ids = repmat (v.bos, 1, N);                 # s×R: the ids each row has read at step s
+  ids = v.bos + zeros (1, N);                 # s×R: the ids each row has read at step s
   logp = zeros (N, 1);
   back = sent;                                # each row's row at the step before
   ndone = zeros (N, 1);
@@ -192,8 +192,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   ids = D.ids(best)';
   tokens = cellfun (@(q) v.words(q), ids, "UniformOutput", false);
   texts = cellfun (@(w, q) join_words (w(q != v.eos)), tokens, ids, "UniformOutput", false);
-  stopped = repmat ({"length"}, 1, N);
-  stopped(cellfun (@(q) ! isempty (q) && q(end) == v.eos, ids)) = {"eos"};
+  stopped = {"length", "eos"}(1 + cellfun (@(q) ! isempty (q) && q(end) == v.eos, ids));
   labels = arrayfun (@(i) m.src_vocab.words(batch.src(batch.src_allow(:,i), i)'), 1:N,
                      "UniformOutput", false);
   info = struct ("source_labels", labels, "prompt_tokens", cellfun (@(q) v.words(q), fed,
@@ -261,7 +260,7 @@ function D = add_done (D, sent, ids, logp, s, r)
   D.sent = [D.sent; sent];
   D.ids = [D.ids; num2cell(ids, 1)'];
   D.logp = [D.logp; logp];
-  D.s = [D.s; repmat(s, numel (sent), 1)];
+  D.s = [D.s; s + zeros(numel (sent), 1)];
   D.r = [D.r; r];
 endfunction
 
