@@ -148,8 +148,8 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
       token(read) = arrayfun (@(r) fed{sent(r)}(s+1), from(read));
     endif
     ends = ! read & token == v.eos;
-    csent = sent(from);
     if (any (ends))
+      csent = sent(from);
       D = add_done (D, csent(ends), [ids(:,from(ends)); token(ends)'], lp(ends), s, from(ends));
       ndone += accumarray (csent(ends), 1, [N, 1]);
     endif
@@ -479,11 +479,11 @@ function [y, T] = attend_rows (z, B, K, V, own, allow)
   else
     [M, T.A] = attn_sdpa (as_pages (z * B.W_Q, h), K, V, allow);
   endif
-  T.delta = reshape (permute (M, [4 2 3 1]), rows (z), []) * B.W_O;
+  T.delta = reshape (M, [], rows (z)).' * B.W_O;       # heads side by side, a row each
   y = z + T.delta;
 endfunction
 
 ## rows Y (R×h·w, head j in columns (j-1)·w+1 … j·w) as pages 1×w×h×R
 function P = as_pages (Y, h)
-  P = permute (reshape (Y, rows (Y), [], h), [4 2 3 1]);
+  P = reshape (Y.', 1, [], h, rows (Y));
 endfunction
