@@ -26,7 +26,9 @@
 ##
 ## Options: @code{"batch_size"} (64, a positive integer) for the
 ## teacher-forced pass; @code{"max_len"} (Inf, or a non-negative integer)
-## the length limit of the greedy translations.
+## the length limit of the greedy translations.  The greedy translations
+## (continuations) of the whole set are decoded as one batch, as
+## @code{attn_greedy} decodes a cell of sentences.
 ## Source words missing from the vocabulary are read as @code{<unk>}, with
 ## one warning @code{attention:unknown-word} that lists them.
 ## @var{S} has @code{exact}, @code{token_accuracy}, @code{correct} (N×1
