@@ -341,7 +341,7 @@ function st = start (m, batch, cache)
   M = rows (batch.src);
   E = model_encode (m, batch.src, batch.src_allow).encoded;   # M×d×N
   if (isfield (m.decoder, "cross"))           # encoder-decoder
-    rows_E = stack_rows (E);                  # (M·N)×d, sentence after sentence
+    rows_E = reshape (permute (E, [1 3 2]), [], columns (E));   # (M·N)×d, sentence after sentence
     for l = 1:nl
       B = m.decoder(l).cross;
       st.cross_K{l} = permute (reshape (rows_E * B.W_K, M, N, [], B.heads), [1 3 4 2]);
