@@ -55,17 +55,20 @@ function [text, info] = attn_beam (m, source, k, varargin)
   if (! many)
     source = {source};
   endif
-  [text, info, done] = decode_run (m, source(:)', {}, o, "attn_beam");
-  info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
-  for i = 1:numel (done)
-    info(i).logp = done{i}(1).logp;
-    info(i).score = done{i}(1).score;
-    info(i).beams = beams (done{i}, m.tgt_vocab);
-  endfor
-  if (many)
-    text = reshape (text, size (source));
+  if (o.want)
+    [text, info, done] = decode_run (m, source(:)', {}, o, "attn_beam");
+    info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
+    for i = 1:numel (done)
+      info(i).logp = done{i}(1).logp;
+      info(i).score = done{i}(1).score;
+      info(i).beams = beams (done{i}, m.tgt_vocab);
+    endfor
     info = reshape (info, size (source));
   else
+    text = decode_run (m, source(:)', {}, o, "attn_beam");
+  endif
+  text = reshape (text, size (source));
+  if (! many)
     text = text{1};
   endif
 endfunction

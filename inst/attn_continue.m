@@ -97,7 +97,11 @@ function [text, info] = attn_continue (m, prompt, varargin)
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect
-    [text, full, done] = decode_run (m, {o.source}, {prompt}, o, "attn_continue");
+    if (o.want)
+      [text, full, done] = decode_run (m, {o.source}, {prompt}, o, "attn_continue");
+    else
+      text = decode_run (m, {o.source}, {prompt}, o, "attn_continue");
+    endif
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect

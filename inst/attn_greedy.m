@@ -67,12 +67,14 @@ function [text, info] = attn_greedy (m, source, varargin)
   if (! many)
     source = {source};
   endif
-  [text, info] = decode_run (m, source(:)', {}, o, "attn_greedy");
-  info = rmfield (info, {"prompt_tokens", "rows_computed"});
-  if (many)
-    text = reshape (text, size (source));
-    info = reshape (info, size (source));
+  if (o.want)
+    [text, info] = decode_run (m, source(:)', {}, o, "attn_greedy");
+    info = reshape (rmfield (info, {"prompt_tokens", "rows_computed"}), size (source));
   else
+    text = decode_run (m, source(:)', {}, o, "attn_greedy");
+  endif
+  text = reshape (text, size (source));
+  if (! many)
     text = text{1};
   endif
 endfunction

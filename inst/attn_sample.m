@@ -44,11 +44,15 @@ function [text, info] = attn_sample (m, source, varargin)
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect
-    [text, info] = decode_run (m, {source}, {}, o, "attn_sample");
+    if (o.want)
+      [text, info] = decode_run (m, {source}, {}, o, "attn_sample");
+      info = rmfield (info, {"prompt_tokens", "rows_computed"});
+    else
+      text = decode_run (m, {source}, {}, o, "attn_sample");
+    endif
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect
-  info = rmfield (info, {"prompt_tokens", "rows_computed"});
   text = text{1};
 endfunction
 

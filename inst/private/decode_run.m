@@ -190,8 +190,11 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   order = order(by);
   best = order(diff ([0; D.sent(order)]) != 0);    # one per sentence, in order
   ids = D.ids(best)';
+  texts = cellfun (@(q) join_words (v.words(q(q != v.eos))), ids, "UniformOutput", false);
+  if (nargout < 2)
+    return;
+  endif
   tokens = cellfun (@(q) v.words(q), ids, "UniformOutput", false);
-  texts = cellfun (@(w, q) join_words (w(q != v.eos)), tokens, ids, "UniformOutput", false);
   stopped = {"length", "eos"}(1 + cellfun (@(q) ! isempty (q) && q(end) == v.eos, ids));
   labels = arrayfun (@(i) m.src_vocab.words(batch.src(batch.src_allow(:,i), i)'), 1:N,
                      "UniformOutput", false);
@@ -208,7 +211,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   else
     info = rmfield (info, {"probs", "A"});
   endif
-  if (isargout (3))                           # every hypothesis of each sentence
+  if (nargout > 2)                            # every hypothesis of each sentence
     done = mat2cell (order, accumarray (D.sent, 1, [N, 1]))';
     done = cellfun (@(k) struct ("ids", D.ids(k)', "logp", num2cell (D.logp(k))',
                                  "score", num2cell (score(k))'), done, "UniformOutput", false);
