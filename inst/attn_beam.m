@@ -51,25 +51,16 @@ function [text, info] = attn_beam (m, source, k, varargin)
                                    "cache", true, "flag"}, [{"width", k}, varargin]);
   o.method = "beam";
   o.want = nargout > 1;
-  many = iscell (source);
-  if (! many)
-    source = {source};
-  endif
   if (o.want)
-    [text, info, done] = decode_run (m, source(:)', {}, o, "attn_beam");
+    [text, info, done] = decode_run (m, source, {}, o, "attn_beam");
     info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
-    for i = 1:numel (done)
+    for i = 1:numel (done)                    # done: one cell per sentence
       info(i).logp = done{i}(1).logp;
       info(i).score = done{i}(1).score;
       info(i).beams = beams (done{i}, m.tgt_vocab);
     endfor
-    info = reshape (info, size (source));
   else
-    text = decode_run (m, source(:)', {}, o, "attn_beam");
-  endif
-  text = reshape (text, size (source));
-  if (! many)
-    text = text{1};
+    text = decode_run (m, source, {}, o, "attn_beam");
   endif
 endfunction
 

@@ -63,19 +63,11 @@ function [text, info] = attn_greedy (m, source, varargin)
                                      "cache", true, "flag"}, varargin);
   o.method = "greedy";
   o.want = nargout > 1;
-  many = iscell (source);
-  if (! many)
-    source = {source};
-  endif
   if (o.want)
-    [text, info] = decode_run (m, source(:)', {}, o, "attn_greedy");
-    info = reshape (rmfield (info, {"prompt_tokens", "rows_computed"}), size (source));
+    [text, info] = decode_run (m, source, {}, o, "attn_greedy");
+    info = rmfield (info, {"prompt_tokens", "rows_computed"});
   else
-    text = decode_run (m, source(:)', {}, o, "attn_greedy");
-  endif
-  text = reshape (text, size (source));
-  if (! many)
-    text = text{1};
+    text = decode_run (m, source, {}, o, "attn_greedy");
   endif
 endfunction
 

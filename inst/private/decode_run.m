@@ -2,8 +2,9 @@
 ## the one decoding loop of every decoder (attn_greedy, attn_beam,
 ## attn_sample, attn_continue, attn_score) on every generating model, over
 ## a batch of N sentences at once.
-## sources: 1×N cell, the sentences the encoder reads (ignored by
-## decoder-only models); prompts: 1×N cell, the target words that follow
+## sources: a cell of N sentences the encoder reads (ignored by
+## decoder-only models), or one sentence (texts is then its text, not a
+## cell); prompts: 1×N cell, the target words that follow
 ## <bos> before the generated ones, or {} (none: a decoder-only model then
 ## reads the sources as its prompts).
 ## o: max_len (scalar, or 1×N: one limit per sentence), cache, want (true:
@@ -23,7 +24,7 @@
 ## <eos> is done; a sentence ends when none of its hypotheses is live,
 ## `width` are done, or at its length limit (live ones then count as done),
 ## and its rows leave the batch.
-## texts 1×N cell; info 1×N struct: source_labels, prompt_tokens,
+## texts: a cell of the shape of sources; info a struct array of that shape: source_labels, prompt_tokens,
 ## encoder_passes, decoder_steps, rows_computed, ids, tokens, stopped of the
 ## best hypothesis, and with o.want its probs (steps×V) and A
 ## (steps×m×h×L).  done{i}: every finished hypothesis of sentence i (ids,
@@ -37,6 +38,12 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
            "%s: M is an %s classifier (attn_family), which does not generate text; use attn_forward",
            fname, m.config.family);
   endif
+  many = iscell (sources);
+  if (! many)
+    sources = {sources};
+  endif
+  shape = size (sources);
+  sources = sources(:)';
   N = numel (sources);
   dec_only = strcmp (kind, "decoder-only");
   if (dec_only && isempty (prompts))
@@ -190,7 +197,11 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   order = order(by);
   best = order(diff ([0; D.sent(order)]) != 0);    # one per sentence, in order
   ids = D.ids(best)';
-  texts = cellfun (@(q) join_words (v.words(q(q != v.eos))), ids, "UniformOutput", false);
+  texts = reshape (cellfun (@(q) join_words (v.words(q(q != v.eos))), ids,
+                            "UniformOutput", false), shape);
+  if (! many)
+    texts = texts{1};
+  endif
   if (nargout < 2)
     return;
   endif
@@ -211,6 +222,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   else
     info = rmfield (info, {"probs", "A"});
   endif
+  info = reshape (info, shape);
   if (nargout > 2)                            # every hypothesis of each sentence
     done = mat2cell (order, accumarray (D.sent, 1, [N, 1]))';
     done = cellfun (@(k) struct ("ids", D.ids(k)', "logp", num2cell (D.logp(k))',
