@@ -1,11 +1,12 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_beam (@var{m}, @var{source}, @var{k})
-## @deftypefnx {} {[@var{text}, @var{info}] =} attn_beam (@var{m}, @var{source}, @var{k}, @var{name}, @var{value}, @dots{})
+## @deftypefnx {} {[@var{texts}, @var{infos}] =} attn_beam (@var{m}, @var{sources}, @var{k})
+## @deftypefnx {} {[@dots{}] =} attn_beam (@dots{}, @var{name}, @var{value}, @dots{})
 ## Translate by beam search of width @var{k}.
 ##
 ## The encoder runs once.  Each step extends every live hypothesis by every
-## token (one cached decoder step per hypothesis, as in @code{attn_greedy})
-## and keeps the @var{k} with the highest total log-probability; a
+## token (one cached decoder step for all hypotheses at once, as in
+## @code{attn_greedy}) and keeps the @var{k} with the highest total log-probability; a
 ## hypothesis that writes @code{<eos>} is finished.  Search stops when
 ## @var{k} hypotheses are finished, none is live, or the length limit (as
 ## in @code{attn_greedy}) is reached (live ones then count as finished).  The
@@ -13,7 +14,11 @@
 ## @code{logp / len^alpha} (len counts the written tokens, @code{<eos>}
 ## included); @code{alpha} = 0 compares raw log-probabilities.  Width 1 is
 ## greedy decoding.  Every generating model decodes (a decoder-only model
-## reads @var{source} as its prompt, as in @code{attn_greedy}).
+## reads @var{source} as its prompt, as in @code{attn_greedy}).  A cell
+## array @var{sources} of sentences is searched as one batch, each sentence
+## with its own @var{k} hypotheses, as @code{attn_greedy} decodes a batch:
+## @var{texts} and the struct array @var{infos} have the shape of
+## @var{sources}.
 ##
 ## @var{k} is a positive integer, at most the size V of the target
 ## vocabulary (a step then weighs at most V×V continuations); a bad
@@ -45,11 +50,18 @@ function [text, info] = attn_beam (m, source, k, varargin)
                                    "max_len", Inf, "integer [0, Inf]";
                                    "cache", true, "flag"}, [{"width", k}, varargin]);
   o.method = "beam";
-  [text, info, done] = decode_run (m, source, [], o, "attn_beam");
-  info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
-  info.logp = done(1).logp;
-  info.score = done(1).score;
-  info.beams = beams (done, m.tgt_vocab);
+  o.want = nargout > 1;
+  if (o.want)
+    [text, info, done] = decode_run (m, source, {}, o, "attn_beam");
+    info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
+    for i = 1:numel (done)                    # done: one cell per sentence
+      info(i).logp = done{i}(1).logp;
+      info(i).score = done{i}(1).score;
+      info(i).beams = beams (done{i}, m.tgt_vocab);
+    endfor
+  else
+    text = decode_run (m, source, {}, o, "attn_beam");
+  endif
 endfunction
 
 ## every finished hypothesis: text, ids, logp, score

@@ -93,13 +93,22 @@ function [text, info] = attn_continue (m, prompt, varargin)
   if (isnumeric (prompt) && isempty (prompt))
     prompt = "";                                # an empty prompt, not "none given"
   endif
+  o.want = nargout > 1;
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect
-    [text, full, done] = decode_run (m, o.source, prompt, o, "attn_continue");
+    if (o.want)
+      [text, full, done] = decode_run (m, {o.source}, {prompt}, o, "attn_continue");
+    else
+      text = decode_run (m, {o.source}, {prompt}, o, "attn_continue");
+    endif
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect
+  text = text{1};
+  if (! o.want)
+    return;
+  endif
   info = struct ("prompt_tokens", {full.prompt_tokens}, "rows_computed", full.rows_computed,
                  "probs", full.probs, "ids", full.ids, "tokens", {full.tokens},
                  "stopped", full.stopped);
@@ -108,8 +117,8 @@ function [text, info] = attn_continue (m, prompt, varargin)
     info.A = full.A;
   endif
   if (strcmp (o.method, "beam"))
-    info.logp = done(1).logp;
-    info.score = done(1).score;
+    info.logp = done{1}(1).logp;
+    info.score = done{1}(1).score;
   endif
 endfunction
 

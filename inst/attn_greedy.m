@@ -1,6 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_greedy (@var{m}, @var{source})
-## @deftypefnx {} {[@var{text}, @var{info}] =} attn_greedy (@var{m}, @var{source}, @var{name}, @var{value}, @dots{})
+## @deftypefnx {} {[@var{texts}, @var{infos}] =} attn_greedy (@var{m}, @var{sources})
+## @deftypefnx {} {[@dots{}] =} attn_greedy (@dots{}, @var{name}, @var{value}, @dots{})
 ## Translate by greedy decoding: at each step append the most probable token.
 ##
 ## The encoder runs once; each decoder layer's cross-attention keys and
@@ -18,6 +19,15 @@
 ## @code{<unk>} with a warning @code{attention:unknown-word} (silence it with
 ## @code{warning ("off", "attention:unknown-word")}).
 ##
+## A cell array @var{sources} of sentences (each a string, a cell of words
+## or ids) is decoded as one batch: the encoder runs once on the padded
+## sources, and each step sends the new row of every sentence still
+## decoding through the decoder at once (the cached keys and values of
+## each sentence side by side); each sentence stops at its own
+## @code{<eos>} or length limit.  @var{texts} and @var{infos} (a struct
+## array) have the shape of @var{sources}, and each entry is what decoding
+## that sentence alone gives (the probabilities to rounding).
+##
 ## Options: @code{max_len} (a non-negative integer or Inf, the default);
 ## @code{cache} (true; false reruns the whole model on the prefix at every
 ## step, the reference the cache is tested against).
@@ -29,7 +39,8 @@
 ## decoder layer: the alignment grid, target × source; h = 0 for the models
 ## without cross-attention), @code{source_labels} (empty for decoder-only),
 ## @code{encoder_passes}, @code{decoder_steps}, @code{stopped}
-## (@qcode{"eos"} or @qcode{"length"}).
+## (@qcode{"eos"} or @qcode{"length"}).  @code{probs} and @code{A} are kept
+## only when @var{info} is asked for.
 ##
 ## @example
 ## @group
@@ -51,8 +62,13 @@ function [text, info] = attn_greedy (m, source, varargin)
   o = parse_options ("attn_greedy", {"max_len", Inf, "integer [0, Inf]";
                                      "cache", true, "flag"}, varargin);
   o.method = "greedy";
-  [text, info] = decode_run (m, source, [], o, "attn_greedy");
-  info = rmfield (info, {"prompt_tokens", "rows_computed"});
+  o.want = nargout > 1;
+  if (o.want)
+    [text, info] = decode_run (m, source, {}, o, "attn_greedy");
+    info = rmfield (info, {"prompt_tokens", "rows_computed"});
+  else
+    text = decode_run (m, source, {}, o, "attn_greedy");
+  endif
 endfunction
 
 %!test

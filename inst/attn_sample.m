@@ -40,14 +40,20 @@ function [text, info] = attn_sample (m, source, varargin)
                                      {"max_len", Inf, "integer [0, Inf]";
                                       "cache", true, "flag"}], varargin);
   o.method = "sample";
+  o.want = nargout > 1;
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect
-    [text, info] = decode_run (m, source, [], o, "attn_sample");
+    if (o.want)
+      [text, info] = decode_run (m, {source}, {}, o, "attn_sample");
+      info = rmfield (info, {"prompt_tokens", "rows_computed"});
+    else
+      text = decode_run (m, {source}, {}, o, "attn_sample");
+    endif
   unwind_protect_cleanup
     rand ("state", old);
   end_unwind_protect
-  info = rmfield (info, {"prompt_tokens", "rows_computed"});
+  text = text{1};
 endfunction
 
 %!shared m

@@ -26,7 +26,9 @@
 ##
 ## Options: @code{"batch_size"} (64, a positive integer) for the
 ## teacher-forced pass; @code{"max_len"} (Inf, or a non-negative integer)
-## the length limit of the greedy translations.
+## the length limit of the greedy translations.  The greedy translations
+## (continuations) of the whole set are decoded as one batch, as
+## @code{attn_greedy} decodes a cell of sentences.
 ## Source words missing from the vocabulary are read as @code{<unk>}, with
 ## one warning @code{attention:unknown-word} that lists them.
 ## @var{S} has @code{exact}, @code{token_accuracy}, @code{correct} (N×1
@@ -86,22 +88,21 @@ function S = attn_score (m, data, varargin)
   S.token_accuracy = hits / max (count, 1);
 
   S.predictions = cell (N, 1);
-  greedy = struct ("max_len", o.max_len, "cache", true, "method", "greedy");
+  greedy = struct ("max_len", o.max_len, "cache", true, "method", "greedy", "want", false);
   unknown = "attention:unknown-word";         # one warning for the whole set
   was = warning ("query", unknown);
   warning ("off", unknown);
   unwind_protect
-    for i = 1:N
-      switch (kind)
-        case {"encoder-decoder", "pooled"}           # attn_greedy
-          S.predictions{i} = decode_run (m, src{i}, [], greedy, "attn_score");
-        case "decoder-only"                          # attn_continue
-          greedy.max_len = numel (strsplit (strtrim (tgt{i}), " ")) + 1;
-          S.predictions{i} = decode_run (m, [], src{i}, greedy, "attn_score");
-        case "encoder"
-          S.predictions{i} = strjoin (m.tgt_vocab.words(argmax{i}), " ");
-      endswitch
-    endfor
+    switch (kind)
+      case {"encoder-decoder", "pooled"}             # attn_greedy, all at once
+        S.predictions(:) = decode_run (m, src', {}, greedy, "attn_score");
+      case "decoder-only"                            # attn_continue, all at once
+        greedy.max_len = cellfun (@(t) numel (strsplit (strtrim (t), " ")), tgt') + 1;
+        S.predictions(:) = decode_run (m, cell (1, N), src', greedy, "attn_score");
+      case "encoder"
+        S.predictions = cellfun (@(a) strjoin (m.tgt_vocab.words(a), " "), argmax,
+                                 "UniformOutput", false);
+    endswitch
   unwind_protect_cleanup
     warning (was.state, unknown);
   end_unwind_protect
@@ -146,6 +147,26 @@ endfunction
 %!   count += numel (w) + 1;
 %! endfor
 %! assert (S.token_accuracy, hits / count, 1e-15);
+
+## the set is decoded as one batch: each prediction is the sentence decoded
+## alone (attn_greedy; attn_continue with the target's length + 1 for a
+## decoder-only model)
+%!test
+%! c = struct ("src_vocab", {src}, "tgt_vocab", {{"raghav va a delhi", "meera va a l ecole"}},
+%!             "d", 8, "heads", 2, "d_ff", 6, "seed", 3, "norm", "pre", "max_len", 8);
+%! ed = attn_model (c);
+%! ed.b_vocab(ed.tgt_vocab.eos) = 1;
+%! data = [src(:), {"raghav va"; "meera va a l ecole"; "x"}];
+%! S = attn_score (ed, data);
+%! assert (S.predictions, cellfun (@(s) attn_greedy (ed, s), src(:), "UniformOutput", false));
+%! lm = attn_family (struct ("family", "decoder-only", "d", 8, "heads", 2, "layers", 1,
+%!                           "seed", 4, "vocab", {[src, {"va a l ecole"}]}));
+%! data = {"raghav goes", "to delhi"; "meera", "goes to school in delhi"; "", "meera"};
+%! S = attn_score (lm, data);
+%! for i = 1:3
+%!   n = numel (strsplit (data{i,2}, " ")) + 1;
+%!   assert (S.predictions{i}, attn_continue (lm, data{i,1}, "max_len", n));
+%! endfor
 
 ## encoder-token: predictions are the argmax classes, exact needs every word
 %!test

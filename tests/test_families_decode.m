@@ -53,3 +53,89 @@
 %! lm = attn_train (lm, data, "epochs", 60, "batch_size", 1, "lr", 0.02, "verbose", false);
 %! assert (attn_loss (lm, data(1), data(2)) < before / 4);
 %! assert (attn_continue (lm, "raghav goes"), "to school in delhi");
+
+## A cell of sentences decodes as one batch (one encoder pass over the
+## padded sources, one decoder step for every live row): each sentence's
+## text, ids and tokens equal decoding it alone, its probabilities and
+## alignments to 1e-12, on every generating family, for greedy and beam,
+## cached and uncached; sentences of different lengths stop at their own
+## <eos> or length limit.
+%!function models = batch_models ()
+%!  ## {model, sources}: the five generating designs, small and untrained
+%!  sv = {"raghav goes to delhi", "meera goes to school in delhi"};
+%!  tv = {"raghav va a delhi", "meera va a l ecole"};
+%!  src = {"meera goes to delhi", "raghav", "goes to school in delhi raghav", "", "delhi goes"};
+%!  c = struct ("src_vocab", {sv}, "tgt_vocab", {tv}, "d", 8, "heads", 2, "d_ff", 6,
+%!              "max_len", 9, "seed", 4, "norm", "pre", "encoder_layers", 2,
+%!              "decoder_layers", 2);
+%!  models = {attn_model(c), src};
+%!  for f = {"pooled-add", "pooled-concat", "pooled-prefix"}
+%!    models(end+1,:) = {attn_family(setfield (c, "family", f{1})), src};
+%!  endfor
+%!  d = struct ("family", "decoder-only", "d", 8, "heads", 2, "layers", 2, "d_ff", 6,
+%!              "max_len", 9, "norm", "post", "seed", 5, "vocab", {[sv, tv]});
+%!  models(end+1,:) = {attn_family(d), {"raghav goes", "meera", "", "delhi va a l", "goes"}};
+%!endfunction
+
+%!test
+%! models = batch_models ();
+%! stops = {};
+%! for i = 1:rows (models)
+%!   [m, src] = models{i,:};
+%!   for bias = [1.5, -50]                      # some stop at <eos> / all at the limit
+%!     m.b_vocab(m.tgt_vocab.eos) = bias;
+%!     for cache = [true, false]
+%!       [T, I] = attn_greedy (m, src, "cache", cache);
+%!       [B, J] = attn_beam (m, src, 2, "cache", cache, "max_len", 5);
+%!       assert (size (T), size (src));
+%!       assert (size (I), size (src));
+%!       for s = 1:numel (src)
+%!         [t, g] = attn_greedy (m, src{s}, "cache", cache);
+%!         assert (T{s}, t);
+%!         assert (isequal ({I(s).ids, I(s).tokens, I(s).stopped, I(s).decoder_steps, ...
+%!                           I(s).encoder_passes, I(s).source_labels}, ...
+%!                          {g.ids, g.tokens, g.stopped, g.decoder_steps, ...
+%!                           g.encoder_passes, g.source_labels}),
+%!                 "%s: greedy sentence %d", m.config.family, s);
+%!         assert (I(s).probs, g.probs, 1e-12);
+%!         assert (I(s).A, g.A, 1e-12);
+%!         [b, k] = attn_beam (m, src{s}, 2, "cache", cache, "max_len", 5);
+%!         assert (B{s}, b);
+%!         assert (isequal (J(s).ids, k.ids) && isequal ({J(s).beams.ids}, {k.beams.ids}),
+%!                 "%s: beam sentence %d", m.config.family, s);
+%!         assert ([J(s).beams.score], [k.beams.score], 1e-12);
+%!         assert (J(s).probs, k.probs, 1e-12);
+%!         assert (J(s).A, k.A, 1e-12);
+%!         stops{end+1} = g.stopped;
+%!       endfor
+%!     endfor
+%!   endfor
+%!   ## the greedy batch against a whole forward pass per sentence and step
+%!   m.b_vocab(m.tgt_vocab.eos) = 1.5;
+%!   [~, I] = attn_greedy (m, src);
+%!   v = m.tgt_vocab;
+%!   for s = 1:numel (src)
+%!     ids = I(s).ids;
+%!     for n = 1:numel (ids)
+%!       if (strcmp (m.config.family, "decoder-only"))
+%!         tr = attn_forward (m, [v.bos, attn_encode(v, src{s}), ids(1:n-1)]);
+%!       else
+%!         tr = attn_forward (m, src{s}, [v.bos, ids(1:n-1)]);
+%!       endif
+%!       [~, best] = max (tr.probs(end,:));
+%!       assert (ids(n), best);
+%!     endfor
+%!   endfor
+%! endfor
+%! assert (any (strcmp (stops, "eos")) && any (strcmp (stops, "length")));
+
+## a batch of one is the single sentence; an empty batch decodes nothing
+%!test
+%! m = attn_toy ("blackcat");
+%! [t, info] = attn_greedy (m, {"the white dog"});
+%! [u, g] = attn_greedy (m, "the white dog");
+%! assert (t, {u});
+%! assert (isequal (info, g));
+%! [t, info] = attn_beam (m, {}, 2);
+%! assert (size (t), [0 0]);
+%! assert (isempty (info));
