@@ -60,7 +60,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   endif
   fed = num2cell (v.bos + zeros (1, N));      # <bos> and the prompt: read before generating
   if (! isempty (prompts))
-    fed = cellfun (@(p) [v.bos, p], sentences_ids (v, prompts, "target", fname),
+    fed = cellfun (@(p) [v.bos, to_ids(v, p, "target", fname)], prompts,
                    "UniformOutput", false);
     unknown_words (v, prompts, [fed{:}], prompt_name, fname);
   endif
@@ -354,7 +354,7 @@ function st = start (m, batch, cache)
     return;
   endif
   M = rows (batch.src);
-  E = model_encode (m, batch.src, batch.src_allow).encoded;   # M×d×N
+  E = model_encode (m, batch.src, batch.src_allow, struct (), "lean").encoded;   # M×d×N
   if (isfield (m.decoder, "cross"))           # encoder-decoder
     rows_E = reshape (permute (E, [1 3 2]), [], columns (E));   # (M·N)×d, sentence after sentence
     for l = 1:nl
@@ -439,7 +439,7 @@ function [st, probs, A] = step (m, st, tokens, want_A, x = [])
       endif
     endif
     if (isfield (p, "ffn"))
-      x = sublayer (x, [], p, "ffn", norm, @(z) ffn_forward (z, p.ffn));
+      x = sublayer (x, [], p, "ffn", norm, @(z) ffn_forward (z, p.ffn, "lean"));
     endif
   endfor
   if (strcmp (norm, "pre"))
