@@ -24,19 +24,10 @@
 %!  assert (sort (got), sort (names));
 %!endfunction
 
-## the addpath command that gives a child the package this test runs
-%!function cmd = package_path ()
-%!  cmd = sprintf ("addpath ('%s', '%s');", fileparts (which ("attn_self")),
-%!                 fileparts (which ("attn_save")));
-%!endfunction
-
 ## run code in a child octave-cli (with the package on the path) under the
 ## shell prefix pre; its output
 %!function out = child (pre, code)
-%!  script = [tempname() ".m"];
-%!  fid = fopen (script, "w");
-%!  fprintf (fid, "%s\n%s\n", package_path (), code);
-%!  fclose (fid);
+%!  script = child_script (code);
 %!  [~, out] = system (sprintf ("%s OMP_NUM_THREADS=1 octave-cli --no-history --no-gui %s 2>&1",
 %!                              pre, script));
 %!  delete (script);
@@ -86,18 +77,15 @@
 %! f = fullfile (folder, "model.safetensors");
 %! attn_save (old, f);
 %! before = read_bytes (f);
-%! script = [tempname() ".m"];
-%! fid = fopen (script, "w");
-%! fprintf (fid, "%s\n", package_path ());
-%! fprintf (fid, "m = attn_toy ('river'); m.src_pos = randn (1e6, 3); m.tgt_pos = randn (1e6, 3);\n");
-%! fprintf (fid, "m.config.max_len = 1e6; fclose (fopen ('%s.ready', 'w'));\n", script);
-%! fprintf (fid, "for i = 1:20, attn_save (m, '%s'); end\n", f);
-%! fclose (fid);
+%! ready = [tempname() ".ready"];
+%! script = child_script (sprintf (["m = attn_toy ('river'); m.src_pos = randn (1e6, 3); ", ...
+%!   "m.tgt_pos = randn (1e6, 3);\nm.config.max_len = 1e6; fclose (fopen ('%s', 'w'));\n", ...
+%!   "for i = 1:20, attn_save (m, '%s'); end"], ready, f));
 %! pid = str2double (nthargout (2, @system, sprintf (
 %!   "OMP_NUM_THREADS=1 octave-cli --no-history --no-gui %s > /dev/null 2>&1 & echo $!", script)));
 %! for k = 1:600
 %!   d = dir (folder);
-%!   if (exist ([script ".ready"], "file") && numel (d) > 3)   # a temporary file exists
+%!   if (exist (ready, "file") && numel (d) > 3)   # a temporary file exists
 %!     break;
 %!   endif
 %!   pause (0.05);
@@ -111,7 +99,7 @@
 %!   pause (0.05);
 %! endfor
 %! delete (script);
-%! delete ([script ".ready"]);
+%! delete (ready);
 %! assert (midway);                     # the signal came while a new file was written
 %! assert (read_bytes (f), before);
 %! assert_only (folder, {"model.safetensors"});

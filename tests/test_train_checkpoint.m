@@ -46,20 +46,9 @@
 %!  fclose (fid);
 %!endfunction
 
-## the addpath command that gives a child the package this test runs
-%!function cmd = package_path ()
-%!  cmd = sprintf ("addpath ('%s', '%s');", fileparts (which ("attn_self")),
-%!                 fileparts (which ("attn_train")));
-%!endfunction
-
-## start code in a child octave-cli in the background: its pid and the
-## file its output goes to
 %!function [pid, log] = spawn (code)
-%!  script = [tempname() ".m"];
+%!  script = child_script (code);
 %!  log = [script ".log"];
-%!  fid = fopen (script, "w");
-%!  fprintf (fid, "%s\n%s\n", package_path (), code);
-%!  fclose (fid);
 %!  pid = str2double (nthargout (2, @system, sprintf (
 %!    "OMP_NUM_THREADS=1 octave-cli --no-history --no-gui %s > %s 2>&1 & echo $!", script, log)));
 %!endfunction
