@@ -165,7 +165,11 @@ function [tr, dec] = run_model (m, source, target, opts)
     return;
   endif
   if (opts.decode)
-    [~, info] = attn_greedy (m, source, "max_len", opts.max_len);
+    one = source;
+    if (iscell (source))               # a cell of words is one sentence, not a batch
+      one = {source};
+    endif
+    [~, info] = attn_greedy (m, one, "max_len", opts.max_len);
     dec = steps (m, info, info.source_labels, info.A,
                  sprintf ("%d encoder pass%s, %d decoder step%s (stopped: %s)",
                           info.encoder_passes, plural (info.encoder_passes, "es"),
@@ -217,6 +221,15 @@ endfunction
 %! ## nothing is fetched from anywhere (the one address is SVG's name)
 %! html = strrep (html, "\"http://www.w3.org/2000/svg\"", "");
 %! assert (isempty (regexp (html, '\s(src|href)\s*=\s*["'']|https?:|@import|url\(', "once")));
+
+%!test
+%! ## a source given as a cell of words is one sentence
+%! m = attn_toy ("blackcat");
+%! a = [tempname() ".html"];  b = [tempname() ".html"];
+%! attn_explore (m, {"the", "black", "cat"}, "file", a);
+%! attn_explore (m, "the black cat", "file", b);
+%! assert (fileread (a), fileread (b));
+%! delete (a);  delete (b);
 
 %!test
 %! ## seed 004: 1 encoder pass, 4 decoder steps, each step's cross row
