@@ -47,6 +47,7 @@ function [m, history] = attn_train (m, corpus, varargin)
                       "epsilon", 1e-8, "real (0, Inf)";
                       "clip", Inf, "real (0, Inf]";
                       "label_smoothing", 0, "real [0, 1)";
+                      "prompt_weight", 1, "real [0, 1]";
                       "shuffle", true, "flag";
                       "seed", 0, "integer [0, 4294967295]";
                       "verbose", true, "flag"}, varargin);
@@ -56,6 +57,8 @@ function [m, history] = attn_train (m, corpus, varargin)
   sources = sentences_ids (m.src_vocab, sources, "source", "attn_train");
   targets = sentences_ids (m.tgt_vocab, targets, "target", "attn_train");
   N = numel (sources);
+  weigh = o.prompt_weight != 1 && strcmp (m.config.family, "decoder-only");
+  loss_opts = {"label_smoothing", o.label_smoothing};
   steps = ceil (N / o.batch_size);
   history = struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
                     "tokens_per_s", zeros (1, 0), "seconds", 0);
@@ -75,7 +78,12 @@ function [m, history] = attn_train (m, corpus, varargin)
       for s = 1:steps
         pick = order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N));
         batch = model_batch (m, sources(pick), targets(pick), "attn_train");
-        [loss, G] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);  # the step's one model check
+        if (weigh)                             # labels: source, then target and <eos>
+          n_prompt = sum (batch.tgt_allow, 1) - cellfun (@numel, targets(pick)) - 1;
+          prompt = (1:rows (batch.labels))' <= n_prompt;
+          loss_opts(3:4) = {"weights", 1 - (1 - o.prompt_weight) * prompt};
+        endif
+        [loss, G] = attn_loss (m, batch, loss_opts{:});  # the step's one model check
         if (isfinite (o.clip))
           G = attn_clip (G, o.clip);
         endif
@@ -157,6 +165,24 @@ endfunction
 %! assert (a, b);
 %! assert (! isempty (regexp (out, 'epoch 2/2  loss [0-9.]+  [0-9]+ tokens/s  time left 0:00')));
 
+%!test
+%! ## prompt_weight: a decoder-only model's prompt labels weighted, the
+%! ## answer and <eos> weighted 1 (weights written out from the word counts)
+%! lm = attn_family (struct ("family", "decoder-only", "vocab", "a b c ? d e", "d", 6,
+%!                           "heads", 2, "d_ff", 8, "seed", 3));
+%! qa = {"a b ?", "d"; "c ?", "e d"};
+%! [lm1, h] = attn_train (lm, qa, "epochs", 1, "batch_size", 2, "shuffle", false,
+%!                        "prompt_weight", 0.25, "lr", 0.01, "verbose", false);
+%! w = [0.25 0.25 0.25 1 1; 0.25 0.25 1 1 1]';  # a b ? | d <eos>; c ? | e d <eos>
+%! [loss, G] = attn_loss (lm, qa(:,1), qa(:,2), "weights", w);
+%! assert (h.loss, loss, 1e-14);
+%! assert (lm1, attn_adam (lm, G, [], "lr", 0.01));
+%! ## weight 1 is the plain loss; other families ignore the option
+%! assert (attn_train (lm, qa, "epochs", 1, "prompt_weight", 1, "verbose", false),
+%!         attn_train (lm, qa, "epochs", 1, "verbose", false));
+%! assert (attn_train (m, corpus, "epochs", 1, "prompt_weight", 0, "verbose", false),
+%!         attn_train (m, corpus, "epochs", 1, "verbose", false));
+
 %!error id=attention:type attn_train (m, {"a", "b", "c"})
 %!error id=attention:option attn_train (m, corpus, "optimizer", "rmsprop")
 %!error id=attention:option attn_train (m, corpus, "epoch", 3)
@@ -175,4 +201,5 @@ endfunction
 %!error <option "shuffle" must be true or false> attn_train (m, corpus, "shuffle", 2)
 %!error <option "verbose" must be true or false> attn_train (m, corpus, "verbose", "yes")
 %!error <option "label_smoothing" must be a real number in \[0, 1\)> attn_train (m, corpus, "label_smoothing", 1)
+%!error <option "prompt_weight" must be a real number in \[0, 1\]> attn_train (m, corpus, "prompt_weight", 2)
 %!error <attn_train: M must be a model struct> attn_train (1, corpus)
