@@ -9,9 +9,10 @@
 ##    test split (word combinations never seen in training), accuracy by
 ##    source length (table and accuracy_by_length.png: one pooled vector
 ##    against cross-attention), loss curves, alignment heatmaps.
-## 2. Decoder-only language model on attn_corpus_lm: answer accuracy and
-##    next-token accuracy on held-out stories, its training curve
-##    (lm_loss.png) and the head that looks at the answer (lm_copy_head.png).
+## 2. Decoder-only language model on attn_corpus_lm, trained on the answer
+##    alone: answer exact match on held-out stories against guessing, its
+##    training curve (lm_loss.png) and the head that copies the answer
+##    (lm_copy_head.png).
 ## 3. Encoder-only token classifier (NER) and sentence classifiers (<cls>
 ##    and mean readout) on attn_corpus_ner.
 ##
