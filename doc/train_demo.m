@@ -39,10 +39,15 @@ say = @(varargin) cellfun (@(f) fprintf (f, varargin{:}), {stdout, summary});
 
 ## Train M on CORPUS one epoch at a time until the validation exact match
 ## reaches 0.99 or BUDGET seconds of training (validation not counted) are
-## spent; a progress bar per epoch.  Further arguments go to attn_train.
+## spent; a progress bar per epoch.  The model of the epoch with the best
+## validation exact match is kept (a late epoch can swing: the LM's answer
+## loss near 0 makes Adam's steps jumpy).  Further arguments go to
+## attn_train.
 function [m, hist] = train_for (m, corpus, valid, budget, name, lr, varargin)
-  hist = struct ("loss", [], "epoch_valid", [], "seconds", 0);
+  hist = struct ("loss", [], "epoch_valid", [], "seconds", 0, "kept_epoch", 0);
   epoch = 0;
+  best = -1;
+  kept = m;
   while (hist.seconds < budget)
     epoch++;
     [m, h] = attn_train (m, corpus, "epochs", 1, "batch_size", 64, "lr", lr,
@@ -51,6 +56,9 @@ function [m, hist] = train_for (m, corpus, valid, budget, name, lr, varargin)
     hist.seconds += h.seconds;
     S = attn_score (m, valid);
     hist.epoch_valid(end+1) = S.exact;
+    if (S.exact > best)
+      [best, kept, hist.kept_epoch] = deal (S.exact, m, epoch);
+    endif
     done = min (1, hist.seconds / budget);
     printf ("\r%-14s [%-30s] %3.0f%%  epoch %2d  loss %.3f  valid exact %.3f  %.0f tokens/s",
             name, repmat ("#", 1, round (30 * done)), 100 * done, epoch,
@@ -61,6 +69,7 @@ function [m, hist] = train_for (m, corpus, valid, budget, name, lr, varargin)
     endif
   endwhile
   printf ("\n");
+  m = kept;
 endfunction
 
 function v = ifelse_quick (quick, small, full)
@@ -229,7 +238,8 @@ guess = mean (1 ./ n_facts);
 say ("decoder-only     trained %5.0f s (%d steps of 64 stories, %d epochs of %d)  test answer exact %.3f\n",
      hist.seconds, numel (hist.loss), numel (hist.epoch_valid), numel (M.train.source), S.exact);
 say ("(guessing among the prompt's names or places of the asked kind: %.3f)\n", guess);
-say ("validation answer exact after each epoch: %s\n", sprintf ("%.2f ", hist.epoch_valid));
+say ("validation answer exact after each epoch: %s(epoch %d kept)\n", sprintf ("%.2f ", hist.epoch_valid),
+     hist.kept_epoch);
 k = (1:numel (hist.loss))';                     # running mean over 20 steps
 s = [0; cumsum(hist.loss(:))];
 attn_plot_loss (struct ("step", k', "loss", ((s(k+1) - s(max (k - 20, 0) + 1)) ./ min (k, 20))'),
