@@ -2,6 +2,7 @@
 ## @deftypefn  {} {[@var{loss}, @var{G}, @var{info}] =} attn_loss (@var{m}, @var{source}, @var{target})
 ## @deftypefnx {} {[@var{loss}, @var{G}, @var{info}] =} attn_loss (@var{m}, @var{batch})
 ## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "label_smoothing", @var{eps})
+## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "weights", @var{w})
 ## Teacher-forced cross-entropy of a translation and its gradients.
 ##
 ## @var{source} and @var{target} are sentences, or cell arrays of sentences
@@ -13,6 +14,11 @@
 ## @var{loss} is the mean cross-entropy over all label tokens of the batch
 ## (padding ignored).  With label smoothing @var{eps} the target
 ## distribution puts 1-@var{eps} on the label and @var{eps}/V on every token.
+## With @var{w} (real, non-negative, the size of the batch's labels) the
+## loss is the weighted mean @code{sum (w .* row_loss) / sum (w)} over the
+## labels (padding still ignored): weights 0 on a decoder-only model's
+## prompt put the loss on the answer alone, while every row still attends
+## to the prompt.
 ##
 ## @var{G} holds the gradient of @var{loss} for every learned array of
 ## @var{m}, in the same layout (@code{G.src_embed}, @code{G.encoder(l).self.W_Q},
@@ -52,19 +58,32 @@ function [loss, G, info] = attn_loss (m, varargin)
   else
     print_usage ();
   endif
-  o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)"}, varargin);
+  o = parse_options ("attn_loss", {"label_smoothing", 0, "real [0, 1)";
+                                    "weights", [], "any"}, varargin);
   smoothing = o.label_smoothing;
   check_batch (m, batch, "attn_loss", true);
+  w = batch.tgt_allow;
+  if (! isempty (o.weights))
+    if (! (isnumeric (o.weights) || islogical (o.weights)) || ! isreal (o.weights)
+        || ! isequal (size (o.weights), size (batch.labels))
+        || ! all (o.weights(:) >= 0 & isfinite (o.weights(:))))
+      error ("attention:option",
+             "attn_loss: option \"weights\" must be finite non-negative reals of the labels' size %s, got %s",
+             mat2str (size (batch.labels)), disp_arg (o.weights));
+    endif
+    w = o.weights .* batch.tgt_allow;
+  endif
   mode = "full";
   if (nargout < 3)                  # no info: the lean training pass
     mode = "lean";
   endif
   tr = model_forward (m, batch, mode);
   if (nargout > 1)
-    [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);
+    [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w,
+                                               smoothing);
     G = model_backward (m, tr, dlogits);
   else
-    [loss, row_loss] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, smoothing);
+    [loss, row_loss] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w, smoothing);
   endif
   if (nargout > 2)
     tr = add_labels (tr, m);
@@ -73,17 +92,19 @@ function [loss, G, info] = attn_loss (m, varargin)
   endif
 endfunction
 
-## [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoothing)
-## Mean softmax cross-entropy over the allowed rows.
+## [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
+## Weighted mean softmax cross-entropy over the allowed rows.
 ## logits n×V×Bt, labels n×Bt ids, allow n×Bt logical (false = padding,
-## ignored), smoothing ε in [0, 1): the target puts 1-ε on the label and
-## ε/V on every token.  row_loss n×Bt (0 where not allowed);
+## ignored), w n×Bt row weights (0 where not allowed; allow itself for the
+## plain mean), smoothing ε in [0, 1): the target puts 1-ε on the label and
+## ε/V on every token.  row_loss n×Bt (unweighted, 0 where not allowed);
 ## dlogits = dloss/dlogits (n×V×Bt).  One exp; the label of each row is
 ## read by its index, never as a one-hot row:
 ##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
 ##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
-##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* allow / count
-function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoothing)
+##   loss = sum (w .* row loss) / sum (w)
+##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* w / sum (w)
+function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
   [n, V, Bt] = size (logits);
   top = max (logits, [], 2);                     # n×1×Bt
   E = exp (logits - top);
@@ -96,11 +117,12 @@ function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, smoot
     r = (1 - smoothing) * r - (smoothing / V) * sum_logp;
   endif
   r .*= allow;
-  count = max (nnz (allow), 1);
-  loss = sum (r(:)) / count;
+  count = sum (w(:));
+  count += (count == 0);                         # no label: loss 0, not NaN
+  loss = sum ((r .* w)(:)) / count;
   row_loss = r;
-  if (nargout > 2)                               # w .* (p - target), w = allow/count
-    w = allow / count;
+  if (nargout > 2)                               # w .* (p - target) / count
+    w = w / count;
     E .*= reshape (w, n, 1, Bt) ./ total;       # in place: E becomes dlogits
     E(at) -= (1 - smoothing) * w;
     if (smoothing > 0)
@@ -152,3 +174,29 @@ endfunction
 %! fail ("attn_loss (m, rmfield (b, \"labels\"))", "fields src, src_allow, tgt_in, tgt_allow, labels");
 %! b.tgt_allow(end+1) = true;
 %! fail ("attn_loss (m, b)", "ids and masks must agree");
+
+%!test
+%! ## weights: the weighted mean of the labels' losses (padding ignored), and
+%! ## its gradient against central differences through the attention
+%! m = attn_family (struct ("family", "decoder-only", "vocab", "a b c ? d e", "d", 6,
+%!                          "heads", 2, "d_ff", 8, "seed", 3));
+%! b = attn_batch (m, {"a b ?", "c ?"}, {"d", "e"});   # 5 and 4 labels
+%! w = [0 0 0 1 1; 0.5 0 1 1 7]';                       # 7 on padding
+%! [~, ~, info] = attn_loss (m, b);
+%! r = info.row_loss;
+%! [loss, G] = attn_loss (m, b, "weights", w);
+%! assert (loss, (r(4,1) + r(5,1) + 0.5 * r(1,2) + r(3,2) + r(4,2)) / 4.5, 1e-14);
+%! h = 1e-5;
+%! m1 = m2 = m;
+%! m1.decoder(1).self.W_K(2,3) += h;
+%! m2.decoder(1).self.W_K(2,3) -= h;
+%! fd = (attn_loss (m1, b, "weights", w) - attn_loss (m2, b, "weights", w)) / (2 * h);
+%! assert (G.decoder(1).self.W_K(2,3), fd, 1e-8);
+%! assert (abs (fd) > 1e-6);
+%! ## weights 1 everywhere: the plain mean
+%! [loss1, G1] = attn_loss (m, b, "weights", ones (5, 2));
+%! [loss0, G0] = attn_loss (m, b);
+%! assert (loss1, loss0, 1e-15);
+%! assert (G1.W_vocab, G0.W_vocab, 1e-15);
+%!error <option "weights" must be finite non-negative reals of the labels' size \[3 1\], got> attn_loss (attn_toy ("river"), "the river bank", "la rive", "weights", ones (2))
+%!error <option "weights" must be finite non-negative> attn_loss (attn_toy ("river"), "the river bank", "la rive", "weights", [1; -1; 1])

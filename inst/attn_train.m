@@ -14,7 +14,9 @@
 ## Options: @code{epochs} (10), @code{batch_size} (32), @code{optimizer}
 ## (@qcode{"adam"} or @qcode{"sgd"}), @code{lr} (1e-3), @code{beta1},
 ## @code{beta2}, @code{epsilon} (Adam), @code{clip} (global gradient norm
-## limit, Inf = none), @code{label_smoothing} (0), @code{shuffle} (true),
+## limit, Inf = none), @code{label_smoothing} (0), @code{prompt_weight} (1:
+## for a decoder-only model, the weight of the prompt's labels in the loss;
+## 0 trains on the answer and @code{<eos>} alone), @code{shuffle} (true),
 ## @code{bucket} (false: true batches pairs of similar length together, the
 ## batches in random order, which cuts the padding), @code{seed} (0; the
 ## caller's random state is kept), @code{verbose} (true: one line per epoch
@@ -81,6 +83,7 @@ function [m, history] = attn_train (m, corpus, varargin)
                       "epsilon", 1e-8, "real (0, Inf)";
                       "clip", Inf, "real (0, Inf]";
                       "label_smoothing", 0, "real [0, 1)";
+                      "prompt_weight", 1, "real [0, 1]";
                       "shuffle", true, "flag";
                       "bucket", false, "flag";
                       "seed", 0, "integer [0, 4294967295]";
@@ -93,6 +96,7 @@ function [m, history] = attn_train (m, corpus, varargin)
   [data, lengths] = model_batch (m, sources, targets, "attn_train");
   check_batch (m, data, "attn_train", true);
   N = numel (sources);
+  o.weights = prompt_weights (m, data, targets, o.prompt_weight);
   steps = ceil (N / o.batch_size);
   old = rand ("state");
   rand ("state", o.seed);
@@ -134,9 +138,9 @@ function [m, history] = attn_train (m, corpus, varargin)
         endif
         while (run.step < steps)
           s = run.step + 1;
-          batch = model_batch (data, lengths,
-                               run.order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N)));
-          [loss, G] = step_loss (run.m, batch, o);
+          pick = run.order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N));
+          batch = model_batch (data, lengths, pick);
+          [loss, G] = step_loss (run.m, batch, pick, o);
           if (isempty (limit))
             limit = diverge_limit (struct ("loss", loss), m);
           endif
@@ -210,9 +214,13 @@ endfunction
 
 ## [loss, G] = attn_loss on one batch; a kernel overflow (huge weights) is
 ## a diverged step: loss Inf
-function [loss, G] = step_loss (m, batch, o)
+function [loss, G] = step_loss (m, batch, pick, o)
+  args = {"label_smoothing", o.label_smoothing};
+  if (! isempty (o.weights))
+    args(3:4) = {"weights", o.weights(1:rows (batch.labels), pick)};
+  endif
   try
-    [loss, G] = attn_loss (m, batch, "label_smoothing", o.label_smoothing);  # the step's one model check
+    [loss, G] = attn_loss (m, batch, args{:});  # the step's one model check
   catch err
     if (! strcmp (err.identifier, "attention:overflow"))
       rethrow (err);
@@ -278,10 +286,23 @@ function [order, state] = epoch_order (state, L, o)
   rand ("state", old);
 endfunction
 
+## the loss weight of every label of the padded corpus (rows × pairs), or
+## [] for the plain mean: a decoder-only model's labels are the prompt's
+## words, then the answer's and <eos>; the prompt's get weight w
+function W = prompt_weights (m, data, targets, w)
+  W = [];
+  if (w != 1 && strcmp (m.config.family, "decoder-only"))
+    answer = cellfun (@(t) numel (to_ids (m.tgt_vocab, t, "target", "attn_train")), targets);
+    prompt = sum (data.tgt_allow, 1) - answer - 1;
+    W = 1 - (1 - w) * ((1:rows (data.labels))' <= prompt);
+  endif
+endfunction
+
 ## The options that shape a run (a checkpoint must match them), in the
 ## order of the checkpoint's train.options
 function [v, names] = option_vector (o)
   names = {"batch_size", "lr", "beta1", "beta2", "epsilon", "clip", "label_smoothing", ...
+           "prompt_weight", ...
            "shuffle", "bucket", "seed"};
   v = cellfun (@(n) double (o.(n)), names);
 endfunction
@@ -461,6 +482,24 @@ endfunction
 %! assert (a, b);
 %! assert (! isempty (regexp (out, 'epoch 2/2  loss [0-9.]+  [0-9]+ tokens/s  time left 0:00')));
 
+%!test
+%! ## prompt_weight: a decoder-only model's prompt labels weighted, the
+%! ## answer and <eos> weighted 1 (weights written out from the word counts)
+%! lm = attn_family (struct ("family", "decoder-only", "vocab", "a b c ? d e", "d", 6,
+%!                           "heads", 2, "d_ff", 8, "seed", 3));
+%! qa = {"a b ?", "d"; "c ?", "e d"};
+%! [lm1, h] = attn_train (lm, qa, "epochs", 1, "batch_size", 2, "shuffle", false,
+%!                        "prompt_weight", 0.25, "lr", 0.01, "verbose", false);
+%! w = [0.25 0.25 0.25 1 1; 0.25 0.25 1 1 1]';  # a b ? | d <eos>; c ? | e d <eos>
+%! [loss, G] = attn_loss (lm, qa(:,1), qa(:,2), "weights", w);
+%! assert (h.loss, loss, 1e-14);
+%! assert (lm1, attn_adam (lm, G, [], "lr", 0.01));
+%! ## weight 1 is the plain loss; other families ignore the option
+%! assert (attn_train (lm, qa, "epochs", 1, "prompt_weight", 1, "verbose", false),
+%!         attn_train (lm, qa, "epochs", 1, "verbose", false));
+%! assert (attn_train (m, corpus, "epochs", 1, "prompt_weight", 0, "verbose", false),
+%!         attn_train (m, corpus, "epochs", 1, "verbose", false));
+
 %!error id=attention:type attn_train (m, {"a", "b", "c"})
 %!error id=attention:option attn_train (m, corpus, "optimizer", "rmsprop")
 %!error id=attention:option attn_train (m, corpus, "epoch", 3)
@@ -479,6 +518,7 @@ endfunction
 %!error <option "shuffle" must be true or false> attn_train (m, corpus, "shuffle", 2)
 %!error <option "verbose" must be true or false> attn_train (m, corpus, "verbose", "yes")
 %!error <option "label_smoothing" must be a real number in \[0, 1\)> attn_train (m, corpus, "label_smoothing", 1)
+%!error <option "prompt_weight" must be a real number in \[0, 1\]> attn_train (m, corpus, "prompt_weight", 2)
 %!error <attn_train: M must be a model struct> attn_train (1, corpus)
 %!error <option "lr" must be a real number> attn_train (m, corpus, "lr", NaN)
 %!error <option "checkpoint_every" must be an integer> attn_train (m, corpus, "checkpoint_every", 0)
