@@ -11,8 +11,9 @@
 ##    against cross-attention), loss curves, alignment heatmaps.
 ## 2. Decoder-only language model on attn_corpus_lm, trained on the answer
 ##    alone: answer exact match on held-out stories against guessing, its
-##    training curve (lm_loss.png) and the head that copies the answer
-##    (lm_copy_head.png).
+##    training curve (lm_loss.png), the layer-1 head that gathers each fact
+##    into its "." (lm_gather_head.png) and the layer-2 head that copies the
+##    answer from there (lm_copy_head.png).
 ## 3. Encoder-only token classifier (NER) and sentence classifiers (<cls>
 ##    and mean readout) on attn_corpus_ner.
 ##
@@ -222,8 +223,9 @@ endfor
 ## gradient is drowned and the model settles on guessing a name or place of
 ## the right kind.  With the loss on the answer alone 3000 stories are
 ## learnt by heart (held-out exact ~0.45); 60000 stories leave copying --
-## a two-layer induction circuit: layer 1 writes each fact's partner into
-## its place, layer 2 matches the question's name or place and copies.
+## a two-layer lookup circuit: in layer 1 each fact's "." gathers its name
+## and its place, in layer 2 the question's "?" finds the "." of the asked
+## fact and copies the partner from it (one head for each kind of question).
 say ("\n== Decoder-only language model: facts, question, answer\n");
 M = attn_corpus_lm (sizes (ifelse_quick (quick, [300 20 40], [60000 200 200])));
 lm_cfg = {"d", 64, "heads", 4, "d_ff", 128, "layers", 2, "max_len", 40, "norm", "pre", ...
@@ -249,32 +251,51 @@ attn_plot_loss (struct ("step", k', "loss", ((s(k+1) - s(max (k - 20, 0) + 1)) .
 show = find (n_facts == max (n_facts), 1);       # a test story with the most facts
 say ("prompt: %s -> %s\n", M.test.source{show}, attn_continue (lm, M.test.source{show}, "max_len", 2));
 
-## The head that copies: from the last prompt row ("?", it predicts the
-## answer), the weight each head puts on the name and on the place of the
-## fact asked about, averaged over test prompts.  The fact is found by the
-## question's name ("where does X live ?") or place ("who lives in Y ?").
+## The circuit, read off the weights of 100 test prompts.  Each fact is
+## "name lives in place .", found by the question's name ("where does X
+## live ?") or place ("who lives in Y ?").  Layer 1: the weight each head
+## puts, from a fact's "." row, on that fact's name and place (a head that
+## gathers the fact into its "."). Last layer: the weight each head puts,
+## from the last prompt row ("?", it predicts the answer), on the asked
+## fact's "." and on each other fact's "." (a head that finds the fact and
+## copies from it), for each kind of question.
 nq = min (100, numel (M.test.source));
-on_fact = zeros (numel (lm.decoder), lm.config.heads, 2);    # layer, head, name/place
+[H, last] = deal (lm.config.heads, numel (lm.decoder));
+kinds = {"who", "where"};
+is_where = @(words) strcmp (words{end-4}, "where");
+[gather, find_asked, find_other] = deal (zeros (2, H));
+[n_kind, n_other] = deal (zeros (2, 1));
 for i = 1:nq
   tr = attn_forward (lm, M.test.source{i});
   words = tr.target_labels;
-  where = strcmp (words{end-4}, "where");
+  where = is_where (words);
   at = find (strcmp (words, words{end - 1 - where}), 1);     # first mention: the fact
-  fact = at + [0 3] - 3 * ! where;                            # its name and place
-  for l = 1:numel (lm.decoder)
-    on_fact(l,:,:) += permute (tr.decoder(l).self.A(end, fact, :), [1 3 2]) / nq;
-  endfor
+  name = at - 3 * ! where;                                    # the asked fact's name
+  dots = find (strcmp (words, "."));
+  A_last = squeeze (tr.decoder(last).self.A(end, :, :));     # positions x heads
+  gather += squeeze (tr.decoder(1).self.A(name + 4, name + [0 3], :)) / nq;
+  find_asked(1 + where,:) += A_last(name + 4, :);
+  find_other(1 + where,:) += sum (A_last(setdiff (dots, name + 4), :), 1);
+  n_kind(1 + where) += 1;
+  n_other(1 + where) += numel (dots) - 1;
 endfor
-say ("mean weight of the last prompt row on the asked fact's name / place (%d test prompts):\n", nq);
-for l = 1:rows (on_fact)
-  say ("  layer %d  %s\n", l, sprintf ("head %d %.2f/%.2f   ",
-                                       [1:columns(on_fact); on_fact(l,:,1); on_fact(l,:,2)]));
+find_asked ./= max (n_kind, 1);
+find_other ./= max (n_other, 1);
+say ("layer 1, from a fact's \".\": weight on its name / place (%d test prompts)\n  %s\n", nq,
+     sprintf ("head %d %.2f/%.2f   ", [1:H; gather]));
+say ("layer %d, from \"?\": weight on the asked fact's \".\" / on another fact's \".\"\n", last);
+for k = 1:2
+  say ("  %-5s (%2d)  %s\n", kinds{k}, n_kind(k),
+       sprintf ("head %d %.2f/%.2f   ", [1:H; find_asked(k,:); find_other(k,:)]));
 endfor
-[~, best] = max (sum (on_fact, 3)(:));
-[l, h] = ind2sub (size (on_fact)(1:2), best);
-attn_heatmap (attn_forward (lm, M.test.source{show}), sprintf ("decoder(%d).self.A", l), "head", h,
+[~, h_gather] = max (max (gather));
+tr = attn_forward (lm, M.test.source{show});
+[~, h_find] = max (find_asked(1 + is_where (tr.target_labels),:));
+attn_heatmap (tr, "decoder(1).self.A", "head", h_gather, "file", fullfile (out, "lm_gather_head.png"));
+attn_heatmap (tr, sprintf ("decoder(%d).self.A", last), "head", h_find,
               "file", fullfile (out, "lm_copy_head.png"));
-say ("lm_copy_head.png: layer %d head %d, the copying head, on: %s\n", l, h, M.test.source{show});
+say ("lm_gather_head.png: layer 1 head %d; lm_copy_head.png: layer %d head %d, the head that copies; on: %s\n",
+     h_gather, last, h_find, M.test.source{show});
 
 ## ---------------------------------------------------------------- encoders
 say ("\n== Encoder-only: token classifier (NER) and sentence classifiers\n");
