@@ -31,13 +31,15 @@ function t = seconds_per_call (f, runs)
   t = median (t);
 endfunction
 
-## Wrappers that put the plain-Octave reference in the kernels' place.
+## Wrappers that put the plain-Octave reference in the kernels' place.  The
+## model layer may ask for the lean trace (mode "lean"); the reference's
+## full trace holds every field of it.
 function dir = plain_kernels ()
   dir = tempname ();
   mkdir (dir);
-  wrap = {"attn_self",     "function [Y, T] = attn_self (X, B, a = [])\n  [Y, T] = ref_block (\"self\", X, [], B, a);\nendfunction\n"
-          "attn_masked",   "function [Y, T] = attn_masked (X, B, a = [])\n  [Y, T] = ref_block (\"masked\", X, [], B, a);\nendfunction\n";
-          "attn_cross",    "function [Y, T] = attn_cross (D, E, B, a = [])\n  [Y, T] = ref_block (\"cross\", D, E, B, a);\nendfunction\n";
+  wrap = {"attn_self",     "function [Y, T] = attn_self (X, B, a = [], mode = \"\")\n  [Y, T] = ref_block (\"self\", X, [], B, a);\nendfunction\n"
+          "attn_masked",   "function [Y, T] = attn_masked (X, B, a = [], mode = \"\")\n  [Y, T] = ref_block (\"masked\", X, [], B, a);\nendfunction\n";
+          "attn_cross",    "function [Y, T] = attn_cross (D, E, B, a = [], mode = \"\")\n  [Y, T] = ref_block (\"cross\", D, E, B, a);\nendfunction\n";
           "attn_backward", "function G = attn_backward (dY, T, B)\n  G = ref_block_backward (dY, T, B);\nendfunction\n";
           "attn_sdpa",     "function [M, A, S] = attn_sdpa (varargin)\n  [M, A, S] = ref_sdpa (varargin{:});\nendfunction\n"};
   for i = 1:rows (wrap)
