@@ -25,7 +25,8 @@
 ## its first losses are checked against attn_train's before any timing.
 ## Rounds are interleaved (package, then PyTorch) and each figure is a
 ## median over them, so that other work on the machine hits both sides
-## alike.  PyTorch at 2 threads runs with OMP_WAIT_POLICY=passive.
+## alike; in each round both sides train one warm-up epoch before the
+## timed one.  PyTorch at 2 threads runs with OMP_WAIT_POLICY=passive.
 ##
 ## The script runs itself once per thread count (OMP_NUM_THREADS is read
 ## when the BLAS starts): a worker (ATTN_BENCH_THREADS set) prints its rows
@@ -249,6 +250,9 @@ function m = train_rows (name, m0, corpus, o, torch_py, threads, dir)
             max (abs (mine - theirs) ./ abs (mine)));
   endif
   for r = 1:o.rounds
+    ## a warm-up epoch before the timed one, as bench_torch.py does: the
+    ## first epoch after the other side has run is 20-40% slower on both
+    train (m0);
     [m, h] = train (m0);
     t(r,1) = h.seconds / steps;
     if (! isempty (torch_py))
