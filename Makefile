@@ -121,7 +121,8 @@ demo: setup
 # figures and summary.txt in train-demo-output/ (ATTN_BUDGET: seconds per model).
 train-demo: setup
 	@$(MAKE) --no-print-directory all
-	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
+	ATTN_OUT="$${ATTN_OUT:-$(CURDIR)/train-demo-output}" \
+	  $(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
 
 # The C core timed alone, linked against the BLAS Octave uses.
 tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attention_core.h

@@ -18,7 +18,9 @@
 ##    and mean readout) on attn_corpus_ner.
 ##
 ## Environment: ATTN_BUDGET seconds of training per translation model (300),
-## ATTN_OUT the folder for figures and the summary (train-demo-output),
+## ATTN_OUT the folder for figures and the summary (make train-demo:
+## train-demo-output at the top of the tree; under run () a relative name
+## is taken from doc/, the script's folder),
 ## ATTN_QUICK=1 small corpora (a smoke test of the script, not of the models).
 
 budget = str2double (getenv ("ATTN_BUDGET"));
