@@ -62,73 +62,23 @@ function [loss, G, info] = attn_loss (m, varargin)
                                     "weights", [], "any"}, varargin);
   smoothing = o.label_smoothing;
   check_batch (m, batch, "attn_loss", true);
-  w = batch.tgt_allow;
-  if (! isempty (o.weights))
-    if (! (isnumeric (o.weights) || islogical (o.weights)) || ! isreal (o.weights)
-        || ! isequal (size (o.weights), size (batch.labels))
-        || ! all (o.weights(:) >= 0 & isfinite (o.weights(:))))
-      error ("attention:option",
-             "attn_loss: option \"weights\" must be finite non-negative reals of the labels' size %s, got %s",
-             mat2str (size (batch.labels)), disp_arg (o.weights));
-    endif
-    w = o.weights .* batch.tgt_allow;
-  endif
-  mode = "full";
-  if (nargout < 3)                  # no info: the lean training pass
-    mode = "lean";
-  endif
-  tr = model_forward (m, batch, mode);
-  if (nargout > 1)
-    [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w,
-                                               smoothing);
-    G = model_backward (m, tr, dlogits);
-  else
-    [loss, row_loss] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w, smoothing);
+  if (! isempty (o.weights)
+      && (! (isnumeric (o.weights) || islogical (o.weights)) || ! isreal (o.weights)
+          || ! isequal (size (o.weights), size (batch.labels))
+          || ! all (o.weights(:) >= 0 & isfinite (o.weights(:)))))
+    error ("attention:option",
+           "attn_loss: option \"weights\" must be finite non-negative reals of the labels' size %s, got %s",
+           mat2str (size (batch.labels)), disp_arg (o.weights));
   endif
   if (nargout > 2)
+    [loss, G, tr, row_loss] = model_loss (m, batch, o.weights, smoothing, "full");
     tr = add_labels (tr, m);
     info = struct ("row_loss", row_loss, "tokens", nnz (batch.tgt_allow),
                    "batch", batch, "trace", tr);
-  endif
-endfunction
-
-## [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
-## Weighted mean softmax cross-entropy over the allowed rows.
-## logits n×V×Bt, labels n×Bt ids, allow n×Bt logical (false = padding,
-## ignored), w n×Bt row weights (0 where not allowed; allow itself for the
-## plain mean), smoothing ε in [0, 1): the target puts 1-ε on the label and
-## ε/V on every token.  row_loss n×Bt (unweighted, 0 where not allowed);
-## dlogits = dloss/dlogits (n×V×Bt).  One exp; the label of each row is
-## read by its index, never as a one-hot row:
-##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
-##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
-##   loss = sum (w .* row loss) / sum (w)
-##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* w / sum (w)
-function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
-  [n, V, Bt] = size (logits);
-  top = max (logits, [], 2);                     # n×1×Bt
-  E = exp (logits - top);
-  total = sum (E, 2);
-  log_total = reshape (log (total), n, Bt);
-  at = (1:n)' + n * (labels - 1) + (n * V) * (0:Bt-1);   # (i, label, b)
-  r = -(logits(at) - reshape (top, n, Bt) - log_total);  # -log p(label)
-  if (smoothing > 0)
-    sum_logp = reshape (sum (logits - top, 2), n, Bt) - V * log_total;
-    r = (1 - smoothing) * r - (smoothing / V) * sum_logp;
-  endif
-  r .*= allow;
-  count = sum (w(:));
-  count += (count == 0);                         # no label: loss 0, not NaN
-  loss = sum ((r .* w)(:)) / count;
-  row_loss = r;
-  if (nargout > 2)                               # w .* (p - target) / count
-    w = w / count;
-    E .*= reshape (w, n, 1, Bt) ./ total;       # in place: E becomes dlogits
-    E(at) -= (1 - smoothing) * w;
-    if (smoothing > 0)
-      E -= (smoothing / V) * reshape (w, n, 1, Bt);
-    endif
-    dlogits = E;
+  elseif (nargout > 1)              # no info: the lean training pass
+    [loss, G] = model_loss (m, batch, o.weights, smoothing, "lean");
+  else
+    loss = model_loss (m, batch, o.weights, smoothing, "lean");
   endif
 endfunction
 

@@ -8,8 +8,9 @@
 ## encoded and padded once; each epoch visits every pair once in batches of
 ## @code{batch_size} (shuffled from @code{seed} when @code{shuffle}), each
 ## batch the columns of the padded corpus that @code{attn_batch} would
-## build for its pairs, and each batch is one @code{attn_loss} and one fused
-## optimiser step (@code{attn_step}).
+## build for its pairs, and each batch is one @code{attn_loss} (its
+## computation: the model and the corpus are checked once, not every step)
+## and one fused optimiser step (@code{attn_step}).
 ##
 ## Options: @code{epochs} (10), @code{batch_size} (32), @code{optimizer}
 ## (@qcode{"adam"} or @qcode{"sgd"}), @code{lr} (1e-3), @code{beta1},
@@ -212,15 +213,17 @@ function [m, history] = attn_train (m, corpus, varargin)
   endif
 endfunction
 
-## [loss, G] = attn_loss on one batch; a kernel overflow (huge weights) is
-## a diverged step: loss Inf
+## [loss, G] = the loss of one batch and its gradients (model_loss, as
+## attn_loss without its checks: the model and the padded corpus were
+## checked once); a kernel overflow (huge weights) is a diverged step:
+## loss Inf
 function [loss, G] = step_loss (m, batch, pick, o)
-  args = {"label_smoothing", o.label_smoothing};
+  weights = [];
   if (! isempty (o.weights))
-    args(3:4) = {"weights", o.weights(1:rows (batch.labels), pick)};
+    weights = o.weights(1:rows (batch.labels), pick);
   endif
   try
-    [loss, G] = attn_loss (m, batch, args{:});  # the step's one model check
+    [loss, G] = model_loss (m, batch, weights, o.label_smoothing, "lean");
   catch err
     if (! strcmp (err.identifier, "attention:overflow"))
       rethrow (err);
