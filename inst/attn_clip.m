@@ -4,7 +4,11 @@
 ##
 ## @var{total} is the 2-norm of all arrays of @var{G} taken together; when it
 ## exceeds @var{max_norm}, every array is scaled by @var{max_norm}/@var{total}
-## (directions kept).  @var{max_norm} = Inf leaves @var{G} unchanged.
+## (directions kept).  @var{max_norm} = Inf leaves @var{G} unchanged.  A
+## @var{G} holding NaN or Inf has no norm to clip by: it is returned as
+## it is, with @var{total} NaN or Inf for the caller to see (the optimisers
+## refuse it with @code{attention:nonfinite}, and @code{attn_train} stops
+## at such a step with @code{attention:diverged}).
 ##
 ## @example
 ## @group
@@ -29,7 +33,7 @@ function [G, total] = attn_clip (G, max_norm)
   endif
   g = tree_flat (G);
   total = norm (g);
-  if (total > max_norm)
+  if (total > max_norm && isfinite (total))
     G = scaled (G, max_norm / total);
   endif
 endfunction
@@ -57,6 +61,16 @@ endfunction
 %! assert (C.b, 2);
 %! [C, total] = attn_clip (G, 6);
 %! assert (C, G);
+
+%!test
+%! ## NaN or Inf: G as it is, the total says so
+%! G = struct ("W", [3 NaN], "b", 4);
+%! [C, total] = attn_clip (G, 1);
+%! assert (isnan (total));
+%! assert (isequaln (C, G));
+%! [C, total] = attn_clip (struct ("W", [Inf 1]), 1);
+%! assert (total, Inf);
+%! assert (C.W, [Inf 1]);
 
 %!error id=attention:type attn_clip (struct ("W", 1), 0)
 %!error <MAX_NORM must be a positive scalar, got NaN> attn_clip (struct ("W", 1), NaN)
