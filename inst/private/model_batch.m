@@ -131,7 +131,7 @@ function ids = sentences_ids (v, sentences, kind, fname)
   text = cellfun ("ischar", sentences) & cellfun ("rows", sentences) <= 1;
   numeric = cellfun ("isnumeric", sentences) & cellfun ("isreal", sentences);
   ids = false;
-  if (all (text | numeric))
+  if (numel (sentences) > 1 && all (text | numeric))   # one sentence: to_ids alone is quicker
     ids = encode_all (v, sentences, text, numeric);
   endif
   if (iscell (ids))
