@@ -149,3 +149,14 @@
 %! assert_only (folder, {"model.safetensors"});
 %! confirm_recursive_rmdir (false, "local");
 %! rmdir (folder, "s");
+
+%!testif ; isfolder ("/proc/self")
+%! ## a folder where no file can be made (/proc): the error says so, with
+%! ## its identifier (the cleanup used to fail on the missing temporary file)
+%! try
+%!   attn_save (attn_toy ("river"), "/proc/model.safetensors");
+%!   error ("saved into /proc");
+%! catch err
+%!   assert (err.identifier, "attention:file");
+%!   assert (regexp (err.message, '^attn_save: "/proc/model.safetensors" cannot be written'), 1);
+%! end_try_catch

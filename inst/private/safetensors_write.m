@@ -80,8 +80,8 @@ function safetensors_write (file, names, arrays, meta, caller)
     if (fid >= 0)
       fclose (fid);
     endif
-    if (! done)
-      unlink (tmp);
+    if (! done)              # an error or Ctrl-C: no temporary file left;
+      [~, ~] = unlink (tmp);  # quiet when there is none (before fopen, after rename)
     endif
   end_unwind_protect
 endfunction
