@@ -59,8 +59,11 @@ function ids = attn_encode (v, sentence, mode = "")
     error ("attention:option", "attn_encode: the third argument must be \"strict\", got %s",
            disp_arg (mode));
   endif
-  [known, ids] = ismember (words, v.words);
-  ids = reshape (ids, 1, numel (words));         # 1×0 for an empty sentence
+  [sorted, order] = sorted_words (v.words);
+  at = reshape (lookup (sorted, words, "m"), 1, numel (words));   # 1×0 for an empty sentence
+  known = at > 0;
+  ids = zeros (size (at));
+  ids(known) = order(at(known));
   unknown = find (! known, 1);
   if (! isempty (unknown))
     if (strict || v.unk == 0)
@@ -70,6 +73,21 @@ function ids = attn_encode (v, sentence, mode = "")
     endif
     ids(! known) = v.unk;
   endif
+endfunction
+
+## the words of a vocabulary sorted, and their ids; the last few
+## vocabularies are kept, so that a sentence costs one binary search per
+## word (lookup) and no sort
+function [sorted, order] = sorted_words (words)
+  persistent seen = cell (0, 3);               # {words, sorted, order}
+  for k = 1:rows (seen)
+    if (numel (seen{k,1}) == numel (words) && all (strcmp (seen{k,1}, words)))
+      [sorted, order] = seen{k,2:3};
+      return;
+    endif
+  endfor
+  [sorted, order] = sort (words);
+  seen = [{words, sorted, order}; seen(1:min (end, 3),:)];
 endfunction
 
 %!shared v
@@ -92,3 +110,17 @@ endfunction
 %!error <attn_encode: word 1 of SENTENCE is not UTF-8 text: byte 4 \(0xC3\) after "the"> attn_encode (v, {"the\xC3", "\xA9"})
 %!error <word 2 of SENTENCE is not UTF-8 text: byte 1 \(0xA9\) after ""> attn_encode (v, {"the", "\xA9"})
 %!assert (attn_encode (v, {"caf\xC3\xA9", "bank"}), [2 7])
+## the ids are the words' places in the vocabulary (ismember's), for
+## vocabularies met in turn (each one's sorted words kept) and unknown words
+%!test
+%! rand ("seed", 2);
+%! pool = arrayfun (@(i) char ("a" + randi (26, 1, randi (4)) - 1), 1:300, "UniformOutput", false);
+%! pool = unique (pool);
+%! for k = 1:6
+%!   vk = attn_vocab (pool(randperm (numel (pool), 40)));
+%!   words = pool(randi (numel (pool), 1, 30));
+%!   [known, want] = ismember (words, vk.words);
+%!   want(! known) = vk.unk;
+%!   assert (attn_encode (vk, words), want);
+%!   assert (attn_encode (v, "bank the"), [7 5]);
+%! endfor

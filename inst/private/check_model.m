@@ -27,11 +27,14 @@ function c = check_model (m, caller, G)
     error ("attention:model", "%s: M must be a model struct (see attn_model), got %s",
            caller, got);
   endif
-  persistent seen = cell (0, 3);             # configs checked before: {key, c, parts}
+  persistent seen = cell (0, 4);             # configs checked before: {key, c, parts, groups}
   check_vocab (m.src_vocab, caller);
   check_vocab (m.tgt_vocab, caller);
   key = config_key (m);
-  k = find (strcmp (key, seen(:,1)), 1);
+  k = [];
+  if (! isempty (key))
+    k = find (strcmp (key, seen(:,1)), 1);
+  endif
   if (isempty (k))
     config = m.config;
     config.src_vocab = m.src_vocab;
@@ -42,10 +45,11 @@ function c = check_model (m, caller, G)
       error ("attention:model", "%s: M.config is not a valid model config: %s", caller,
              regexprep (err.message, ['^' caller ': '], ""));
     end_try_catch
-    seen = [{key, c, model_schema(c)}; seen(1:min (end, 7),:)];
+    parts = model_schema (c);
+    seen = [{key, c, parts, rows_groups(parts)}; seen(1:min (end, 7),:)];
     k = 1;
   endif
-  [c, parts] = seen{k,2:3};
+  [c, parts, groups] = seen{k,2:4};
   c.src_vocab = m.src_vocab;
   c.tgt_vocab = m.tgt_vocab;
   for s = {"encoder", "decoder"}
@@ -73,7 +77,13 @@ function c = check_model (m, caller, G)
     check_finite (g, learned, caller, "G");
   endif
   if (all_fit (X, parts) && all ([X{heads}] == c.heads))
-    check_finite (X, parts, caller);
+    total = 0;                                # the arrays of one row count side by side
+    for g = groups
+      total += sum (sum ([X{g{1}}]));
+    endfor
+    if (! isfinite (total))
+      check_finite (X, parts, caller);
+    endif
     return;
   endif
   for i = 1:numel (parts)
@@ -126,6 +136,13 @@ function p = leaf_paths (S, pre)
   endfor
 endfunction
 
+## the parts as groups of equal row counts (a 1×G cell of index rows)
+function groups = rows_groups (parts)
+  shapes = vertcat (parts.shape);
+  [~, ~, g] = unique (shapes(:,1));
+  groups = accumarray (g(:), (1:numel (parts))', [], @(i) {i'})';
+endfunction
+
 ## the arrays of S at the parts' places (a 0×0×0 NaN where one is missing)
 function X = arrays (S, parts)
   X = cellfun (@(s) subsref (S, s), {parts.subs}, "UniformOutput", false,
@@ -144,16 +161,26 @@ function ok = all_fit (X, parts)
   ok = all (fits (X, parts));
 endfunction
 
-## the config and the vocabularies' sizes and specials as one string
+## the config and the vocabularies' sizes and specials as one string, or
+## "" (never cached) unless every config value is text or a real double
+## scalar and every special a real double scalar: the key is then the field
+## names, which are text, the texts' lengths and characters and the
+## numbers, so that two configs share a key only when they are equal
 function key = config_key (m)
   v = struct2cell (m.config);
-  text = cellfun ("ischar", v);
-  v(! text) = cellfun (@(x) sprintf ("%.17g ", x), v(! text), "UniformOutput", false);
+  text = cellfun ("ischar", v) & cellfun ("rows", v) <= 1;
   s = m.src_vocab;
   t = m.tgt_vocab;
-  key = [sprintf("%s,", fieldnames (m.config){:}), sprintf("%s;", v{:}), ...
-         sprintf("%d ", numel (s.words), s.pad, s.unk, s.bos, s.eos, ...
-                 numel (t.words), t.pad, t.unk, t.bos, t.eos)];
+  numbers = [v(! text); {numel(s.words); s.pad; s.unk; s.bos; s.eos; ...
+                         numel(t.words); t.pad; t.unk; t.bos; t.eos}];
+  key = "";
+  if (all (cellfun ("isclass", numbers, "double") & cellfun ("isreal", numbers)
+           & cellfun ("numel", numbers) == 1))
+    words = v(text);
+    key = [sprintf("%s,", fieldnames (m.config){:}), sprintf("%d", text), ";", ...
+           sprintf("%d ", cellfun ("numel", words)), ";", words{:}, ";", ...
+           sprintf("%.17g ", [numbers{:}])];
+  endif
 endfunction
 
 %!shared m
@@ -175,6 +202,19 @@ endfunction
 %!error id=attention:model check_model (setfield (m, "src_embed", single (m.src_embed)), "f")
 %!error <f: M.decoder.2.ffn.W_2 must be finite, got NaN at \(3,1\) and 2 non-finite entries in all> check_model (setfield (m, "decoder", subsasgn (m.decoder, substruct ("()", {2}, ".", "ffn", ".", "W_2", "()", {[3 5]}), [NaN -Inf])), "f")
 %!error id=attention:nonfinite check_model (setfield (m, "b_vocab", [0 0 0 0 0 Inf]), "f")
+## a config is checked whenever it differs from one seen before, whatever
+## value differs (text, a number, a class, a shape) and however often the
+## valid one was seen
+%!test
+%! check_model (m, "f");
+%! for bad = {{"norm", "pre;"}, {"heads", [2 2]}, {"d", "4"}, {"d_ff", {16}}, {"norm", ["pr"; "e "]}}
+%!   for twice = 1:2
+%!     fail ("check_model (setfield (m, \"config\", setfield (m.config, bad{1}{:})), \"f\")",
+%!           "M.config is not a valid model config");
+%!     assert (check_model (m, "f"), check_model (m, "g"));
+%!   endfor
+%! endfor
+
 ## a decoder-only model whose config says encoder_layers = 1 (as older
 ## versions wrote it) is refused with the fix in the message; once fixed
 ## it is the same model

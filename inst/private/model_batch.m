@@ -30,7 +30,8 @@ function [batch, L] = model_batch (m, sources, targets, fname)
   sources = as_sentences (sources, fname);
   N = numel (sources);
   if (isempty (targets))
-    targets = repmat ({zeros(1, 0)}, 1, N);
+    targets = cell (1, N);
+    targets(:) = {zeros(1, 0)};
     labeled = false;
   else
     targets = as_sentences (targets, fname);
@@ -93,11 +94,17 @@ function [batch, L] = model_batch (m, sources, targets, fname)
     otherwise                                  # encoder-decoder, pooled
       src = sentences_ids (vs, sources, "source", fname);
       [batch.src, batch.src_allow] = pad_columns (src, fill_id (vs));
-      tgt = sentences_ids (vt, targets, "target", fname);
-      batch.tgt_in = pad_columns (cellfun (@(y) [vt.bos, y], tgt, "UniformOutput", false),
-                                  fill_id (vt));
-      [batch.labels, batch.tgt_allow] = pad_columns (
-        cellfun (@(y) [y, vt.eos], tgt, "UniformOutput", false), fill_id (vt));
+      if (labeled)
+        tgt = sentences_ids (vt, targets, "target", fname);
+        batch.tgt_in = pad_columns (cellfun (@(y) [vt.bos, y], tgt, "UniformOutput", false),
+                                    fill_id (vt));
+        [batch.labels, batch.tgt_allow] = pad_columns (
+          cellfun (@(y) [y, vt.eos], tgt, "UniformOutput", false), fill_id (vt));
+      else                                     # no targets (decoding): <bos> in, <eos> out
+        batch.tgt_in = vt.bos + zeros (1, N);
+        batch.labels = vt.eos + zeros (1, N);
+        batch.tgt_allow = true (1, N);
+      endif
   endswitch
   if (nargout > 1)
     L.src = sum (batch.src_allow, 1);
@@ -191,9 +198,19 @@ function [X, allow] = pad_columns (seqs, fill)
   len = cellfun (@numel, seqs);
   n = max ([len, 1]);
   allow = (1:n)' <= len;
-  X = repmat (fill, n, numel (seqs));
+  X = fill + zeros (n, numel (seqs));
   X(allow) = [seqs{:}];
 endfunction
+
+## Without targets (decoding) the target fields are those of empty targets.
+%!test
+%! c = struct ("src_vocab", "a b c", "tgt_vocab", "x y", "d", 4, "heads", 2, "max_len", 8);
+%! for m = {attn_model(c), attn_family(setfield (c, "family", "pooled-add"))}
+%!   src = {"a b", "c", "", "b b c a"};
+%!   assert (isequal (model_batch (m{1}, src, {}, "f"),
+%!                    model_batch (m{1}, src, {"", "", "", ""}, "f")));
+%!   assert (isequal (model_batch (m{1}, "a", {}, "f"), model_batch (m{1}, "a", "", "f")));
+%! endfor
 
 ## Slicing a corpus batch gives model_batch of the pairs sliced, for every
 ## family: random subsets of pairs of mixed lengths, empty sentences
