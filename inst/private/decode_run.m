@@ -64,7 +64,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
                    "UniformOutput", false);
     unknown_words (v, prompts, [fed{:}], prompt_name, fname);
   endif
-  n0 = cellfun (@numel, fed)(:);             # per sentence (N×1), as every count below
+  n0 = cellfun ("numel", fed)(:);             # per sentence (N×1), as every count below
   L = rows (m.tgt_pos) - prefix_rows (m);     # target rows the position table holds
   fits (n0, L, prompt_name, "<bos>", fname);
   limit = min (o.max_len(:), L - n0 + 1);     # the last token is never fed
@@ -158,7 +158,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     if (any (ends))
       csent = sent(from);
       D = add_done (D, csent(ends), [ids(:,from(ends)); token(ends)'], lp(ends), s, from(ends));
-      ndone += accumarray (csent(ends), 1, [N, 1]);
+      ndone += tally (csent(ends), 1, N);
     endif
     keep = find (! ends);
     if (isempty (keep))
@@ -170,19 +170,6 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     logp = lp(keep);
     back = from(keep);
   endfor
-
-  ## the work per sentence: decoder steps (rows that chose a token),
-  ## encoder passes and rows run through the causal stack
-  made = vertcat (zeros (0, 2), made{:});
-  steps = accumarray (made(:,1), 1, [N, 1]);
-  enc = isfield (m, "encoder");
-  if (o.cache)                                # the encoder once, every row stepped
-    passes = enc * ones (N, 1);
-    rows_run = prefix_rows (m) + accumarray (vertcat (zeros (0, 1), stepped{:}), 1, [N, 1]);
-  else                                        # the whole model at every step
-    passes = enc * steps;
-    rows_run = accumarray (made(:,1), made(:,2) + prefix_rows (m), [N, 1]);
-  endif
 
   ## every finished hypothesis without its <bos> and prompt, scored; per
   ## sentence best first (ties in the order found), the best one's info
@@ -205,6 +192,18 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   if (nargout < 2)
     return;
   endif
+  ## the work per sentence: decoder steps (rows that chose a token),
+  ## encoder passes and rows run through the causal stack
+  made = vertcat (zeros (0, 2), made{:});
+  steps = tally (made(:,1), 1, N);
+  enc = isfield (m, "encoder");
+  if (o.cache)                                # the encoder once, every row stepped
+    passes = enc * ones (N, 1);
+    rows_run = prefix_rows (m) + tally (vertcat (zeros (0, 1), stepped{:}), 1, N);
+  else                                        # the whole model at every step
+    passes = enc * steps;
+    rows_run = tally (made(:,1), made(:,2) + prefix_rows (m), N);
+  endif
   tokens = cellfun (@(q) v.words(q), ids, "UniformOutput", false);
   stopped = {"length", "eos"}(1 + cellfun (@(q) ! isempty (q) && q(end) == v.eos, ids));
   labels = arrayfun (@(i) m.src_vocab.words(batch.src(batch.src_allow(:,i), i)'), 1:N,
@@ -224,10 +223,17 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   endif
   info = reshape (info, shape);
   if (nargout > 2)                            # every hypothesis of each sentence
-    done = mat2cell (order, accumarray (D.sent, 1, [N, 1]))';
+    done = mat2cell (order, tally (D.sent, 1, N))';
     done = cellfun (@(k) struct ("ids", D.ids(k)', "logp", num2cell (D.logp(k))',
                                  "score", num2cell (score(k))'), done, "UniformOutput", false);
   endif
+endfunction
+
+## c (N×1): c(k) the sum of v over the places where i is k (v a scalar:
+## each place counts v); sparse adds up repeated indices, exactly for these
+## integer counts
+function c = tally (i, v, N)
+  c = full (sparse (i, 1, v, N, 1));
 endfunction
 
 ## the words of a cell joined by single spaces ("" for none)
