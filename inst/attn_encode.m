@@ -42,7 +42,7 @@ function ids = attn_encode (v, sentence, mode = "")
   endif
   if (ischar (sentence) && rows (sentence) <= 1)
     file_utf8 (sentence, "attn_encode", "SENTENCE");
-    words = regexp (sentence, '\S+', "match");
+    words = text_words (sentence);
   elseif (iscellstr (sentence))
     words = sentence(:)';
     if (! all ([words{:}] < 128) && ! file_utf8 (strjoin (words, " ")))   # ASCII: nothing to do

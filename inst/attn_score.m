@@ -110,7 +110,7 @@ function S = attn_score (m, data, varargin)
   if (! strcmp (kind, "decoder-only"))
     v = m.src_vocab;
   endif
-  words = regexp (strjoin (src', " "), '\S+', "match");
+  words = text_words (strjoin (src', " "));
   missing = unique (words(! ismember (words, v.words)));
   if (! isempty (missing))
     warning (unknown, "attn_score: source words not in the vocabulary, read as <unk>: %s",

@@ -49,7 +49,7 @@ function v = attn_vocab (data, specials = {"<pad>", "<unk>", "<bos>", "<eos>"})
     k = find (! cellfun (@file_utf8, specials), 1);
     file_utf8 (specials{k}, "attn_vocab", sprintf ("SPECIALS word %d", k));
   endif
-  words = regexp (text, '\S+', "match");
+  words = text_words (text);
   [~, first] = unique (words, "first");
   words = words(sort (first));
   v.words = [specials(:)', words(! ismember (words, specials))];
