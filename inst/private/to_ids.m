@@ -31,14 +31,19 @@ function ids = to_ids (v, ids, kind, fname)
   has = n > 0;
   switch (kind)
     case {"source", "prefix"}                 # a token added after last, or before first
-      if (strcmp (kind, "source"))
-        [token, at, place] = deal (v.eos, last, 0.5);
+      source = kind(1) == "s";
+      if (source)
+        token = v.eos;
+        at = last;
+        place = 0.5;
       else
-        [token, at, place] = deal (v.bos, first, -0.5);
+        token = v.bos;
+        at = first;
+        place = -0.5;
       endif
       add = ! has;
       add(has) = f(at(has)) != token;
-      add &= ! (strcmp (kind, "source") && v.eos == 0);
+      add &= ! (source && token == 0);      # no <eos>: nothing to append
       [~, order] = sort ([1:numel(f), at(add) + place]);    # stable: sentences keep their order
       f = [f, token + zeros(1, nnz (add))](order);
       n += add;
