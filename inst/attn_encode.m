@@ -124,3 +124,9 @@ endfunction
 %!   assert (attn_encode (vk, words), want);
 %!   assert (attn_encode (v, "bank the"), [7 5]);
 %! endfor
+%! w = {"été", "ça", "zèbre", "a", "Été", "中文", "é", "e", "z", "ü"};
+%! vu = attn_vocab (w);
+%! s = w([3 1 6 10 2 7 8 9 4 5]);
+%! [~, want] = ismember (s, vu.words);
+%! assert (attn_encode (vu, s), want);
+%! assert (attn_encode (vu, strjoin (s, " ")), want);
