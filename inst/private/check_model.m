@@ -27,7 +27,7 @@ function c = check_model (m, caller, G)
     error ("attention:model", "%s: M must be a model struct (see attn_model), got %s",
            caller, got);
   endif
-  persistent seen = cell (0, 4);             # configs checked before: {key, c, parts, groups}
+  persistent seen = cell (0, 5);   # configs checked before: {key, c, parts, groups, learned's groups}
   check_vocab (m.src_vocab, caller);
   check_vocab (m.tgt_vocab, caller);
   key = config_key (m);
@@ -46,10 +46,11 @@ function c = check_model (m, caller, G)
              regexprep (err.message, ['^' caller ': '], ""));
     end_try_catch
     parts = model_schema (c);
-    seen = [{key, c, parts, rows_groups(parts)}; seen(1:min (end, 7),:)];
+    seen = [{key, c, parts, rows_groups(parts), rows_groups(parts([parts.learned]))};
+            seen(1:min (end, 7),:)];
     k = 1;
   endif
-  [c, parts, groups] = seen{k,2:4};
+  [c, parts, groups, learned_groups] = seen{k,2:5};
   c.src_vocab = m.src_vocab;
   c.tgt_vocab = m.tgt_vocab;
   for s = {"encoder", "decoder"}
@@ -74,16 +75,10 @@ function c = check_model (m, caller, G)
       error ("attention:type", "%s: G.%s is no learned array of M (G must be M's gradient)",
              caller, extra{1});
     endif
-    check_finite (g, learned, caller, "G");
+    check_finite (g, learned, learned_groups, caller, "G");
   endif
   if (all_fit (X, parts) && all ([X{heads}] == c.heads))
-    total = 0;                                # the arrays of one row count side by side
-    for g = groups
-      total += sum (sum ([X{g{1}}]));
-    endfor
-    if (! isfinite (total))
-      check_finite (X, parts, caller);
-    endif
+    check_finite (X, parts, groups, caller, "M");
     return;
   endif
   for i = 1:numel (parts)
@@ -102,10 +97,15 @@ function c = check_model (m, caller, G)
 endfunction
 
 ## error attention:nonfinite naming the first array with NaN or Inf: one sum
-## an array finds them all (NaN and Inf survive a sum; a finite sum that
-## overflows is looked at entry by entry and passes)
-function check_finite (X, parts, caller, name = "M")
-  if (! isfinite (sum (cellfun (@(x) sum (x(:)), X))))
+## finds them all (NaN and Inf survive a sum; a finite sum that overflows is
+## looked at entry by entry and passes).  The arrays fit their parts, so
+## those of a group (rows_groups) sit side by side in one sum.
+function check_finite (X, parts, groups, caller, name)
+  total = 0;
+  for g = groups
+    total += sum (sum ([X{g{1}}]));
+  endfor
+  if (! isfinite (total))
     k = find (! cellfun (@(x) all (isfinite (x(:))), X), 1);
     if (! isempty (k))
       [i, j] = find (! isfinite (X{k}), 1);
@@ -138,7 +138,7 @@ endfunction
 
 ## the parts as groups of equal row counts (a 1×G cell of index rows)
 function groups = rows_groups (parts)
-  shapes = vertcat (parts.shape);
+  shapes = vertcat (zeros (0, 2), parts.shape);
   [~, ~, g] = unique (shapes(:,1));
   groups = accumarray (g(:), (1:numel (parts))', [], @(i) {i'})';
 endfunction
