@@ -1,0 +1,595 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{bytes} =} grade_value ("encode", @var{value})
+## @deftypefnx {} {@var{value} =} grade_value ("decode", @var{bytes})
+## @deftypefnx {} {@var{value} =} grade_value ("decode", @var{bytes}, @var{max_bytes})
+## Octave values as bytes and back: the data that crosses from a grading
+## worker (which runs a student's code) to the trusted grader.
+##
+## @qcode{"encode"}: @var{value} as a uint8 row.  Supported: real and
+## complex double and single, int8 @dots{} uint64, logical, char (bytes,
+## kept exact), cell arrays and struct arrays, of any size with 2 to 32
+## dimensions, nested at most 64 deep.  Anything else (sparse, function
+## handles, objects, java, ...) is an @code{attention:channel} error naming
+## its class.
+##
+## @qcode{"decode"}: the value of @var{bytes}, read strictly, as hostile
+## input: nothing is evaluated, every length is checked against the bytes
+## left before anything is allocated, and the input length and the decoded
+## size (the sum of element bytes over the whole tree, 8 per cell element
+## and per struct element and field) are at most @var{max_bytes} (default
+## 64 MiB).  Bytes that are not exactly one encoded value raise an
+## @code{attention:channel} error, never another.
+##
+## The format, little-endian: the header @samp{ATGV} and version byte 1,
+## then one node, then nothing.  A node: class code (uint8: 1 double,
+## 2 single, 3 int8, 4 uint8, 5 int16, 6 uint16, 7 int32, 8 uint32,
+## 9 int64, 10 uint64, 11 logical, 12 char, 13 cell, 14 struct), flags
+## (uint8: 1 = complex, double and single only), number of dimensions
+## (uint8, 2 to 32), the dimensions (uint64 each, at most 2^31-1), then
+## the data of its N elements in column-major order:
+## @itemize
+## @item numeric: the N values raw; complex: the N real parts, then the N
+## imaginary parts.
+## @item logical: N bytes, each 0 or 1.  char: N bytes.
+## @item cell: N nodes.
+## @item struct: the number of fields F (uint16), each name as its length
+## (uint8, 1 to 63) and bytes (a valid Octave identifier, all distinct),
+## then element-major the N×F values: element 1's F fields in name order,
+## then element 2's, and so on.
+## @end itemize
+## @end deftypefn
+
+function out = grade_value (action, varargin)
+  switch (action)
+    case "encode"
+      out = encode_node (varargin{1}, 1);
+    case "decode"
+      out = decode (varargin{:});
+    otherwise
+      error ("attention:channel", "grade_value: unknown action '%s'", action);
+  endswitch
+endfunction
+
+## The header and the limits both ends agree on.
+function m = magic ()
+  m = uint8 ([double("ATGV"), 1]);
+endfunction
+function n = max_depth ()
+  n = 64;
+endfunction
+function n = max_dims ()
+  n = 32;
+endfunction
+function n = max_dim ()
+  n = 2^31 - 1;
+endfunction
+## The fewest bytes of a node (2 dimensions, no data): what each element
+## of a cell or struct costs at least, checked before allocating one.
+function n = min_node ()
+  n = 3 + 2 * 8;
+endfunction
+
+## The classes in code order, with the bytes of one element.
+function [names, sizes] = class_table ()
+  names = {"double", "single", "int8", "uint8", "int16", "uint16", ...
+           "int32", "uint32", "int64", "uint64", "logical", "char", ...
+           "cell", "struct"};
+  sizes = [8 4 1 1 2 2 4 4 8 8 1 1 8 8];
+endfunction
+
+## ---- encoding ----
+
+function bytes = encode_node (x, depth)
+  if (depth > max_depth ())
+    error ("attention:channel", "grade_value: values nested deeper than %d", max_depth ());
+  endif
+  names = class_table ();
+  code = find (strcmp (class (x), names));
+  if (isempty (code) || issparse (x) || isobject (x))
+    if (issparse (x))
+      error ("attention:channel", "grade_value: cannot send a sparse %s (make it full)", class (x));
+    endif
+    error ("attention:channel", "grade_value: cannot send a value of class %s", class (x));
+  endif
+  dims = size (x);
+  if (numel (dims) > max_dims ())
+    error ("attention:channel", "grade_value: more than %d dimensions", max_dims ());
+  endif
+  cplx = iscomplex (x);
+  head = [uint8([code, cplx, numel(dims)]), le_bytes(uint64 (dims))];
+  switch (names{code})
+    case {"logical", "char"}
+      data = uint8 (x(:)).';
+    case "cell"
+      parts = cell (1, numel (x));
+      for k = 1:numel (x)
+        parts{k} = encode_node (x{k}, depth + 1);
+      endfor
+      data = [parts{:}];
+    case "struct"
+      data = encode_struct (x, depth);
+    otherwise
+      if (cplx)
+        ## real and imag before (:), which narrows a zero imaginary part
+        data = [le_bytes(real (x)), le_bytes(imag (x))];
+      else
+        data = le_bytes (x(:));
+      endif
+  endswitch
+  if (depth == 1)
+    head = [magic(), head];     # here, to copy a big payload only once
+  endif
+  bytes = [head, data];
+endfunction
+
+function data = encode_struct (s, depth)
+  fields = fieldnames (s);
+  if (numel (fields) > intmax ("uint16"))
+    error ("attention:channel", "grade_value: a struct with more than %d fields", intmax ("uint16"));
+  endif
+  bad = ! cellfun (@valid_name, fields);
+  if (any (bad))
+    error ("attention:channel", "grade_value: invalid struct field name '%s'", fields{find (bad, 1)});
+  endif
+  lens = cellfun (@numel, fields);
+  names = [num2cell(uint8 (lens(:)')); cellfun(@uint8, fields(:)', "uniformoutput", false)];
+  ## struct2cell is F×dims: its column-major order is element-major
+  values = struct2cell (s)(:);
+  parts = cell (1, numel (values));
+  for k = 1:numel (values)
+    parts{k} = encode_node (values{k}, depth + 1);
+  endfor
+  data = [le_bytes(uint16 (numel (fields))), names{:}, parts{:}];
+endfunction
+
+## The bytes of a numeric array as a little-endian row, in one typecast.
+function b = le_bytes (x)
+  if (big_endian ())
+    x = swapbytes (x);
+  endif
+  b = reshape (typecast (x(:), "uint8"), 1, []);
+endfunction
+
+function tf = big_endian ()
+  persistent big;
+  if (isempty (big))
+    big = typecast (uint16 (1), "uint8")(1) == 0;
+  endif
+  tf = big;
+endfunction
+
+## ASCII checked first: regexp refuses bytes that are not UTF-8.
+function tf = valid_name (name)
+  tf = ischar (name) && numel (name) <= 63 && all (name < 128) ...
+       && ! isempty (regexp (name, '^[A-Za-z][A-Za-z0-9_]*$', "once"));
+endfunction
+
+## ---- decoding ----
+
+function value = decode (bytes, max_bytes = 64 * 2^20)
+  if (! isa (bytes, "uint8") || ! (isvector (bytes) || isempty (bytes)))
+    error ("attention:channel", "grade_value: the bytes must be a uint8 vector, not %s", class (bytes));
+  endif
+  if (! (isnumeric (max_bytes) && isreal (max_bytes) && isscalar (max_bytes) && max_bytes >= 0))
+    error ("attention:channel", "grade_value: max_bytes must be a non-negative number");
+  endif
+  bytes = reshape (bytes, 1, []);
+  max_bytes = double (max_bytes);
+  if (numel (bytes) > max_bytes)
+    error ("attention:channel", "grade_value: %d bytes, more than the limit of %d",
+           numel (bytes), max_bytes);
+  endif
+  m = magic ();
+  if (numel (bytes) < numel (m) || ! isequal (bytes(1:numel (m)), m))
+    error ("attention:channel", "grade_value: not a grade_value message (bad header or version)");
+  endif
+  [value, pos] = decode_node (bytes, numel (m) + 1, 1, max_bytes);
+  if (pos <= numel (bytes))
+    error ("attention:channel", "grade_value: %d trailing bytes after the value",
+           numel (bytes) - pos + 1);
+  endif
+endfunction
+
+## The node at byte POS; POS after it, and BUDGET left of the decoded size.
+function [x, pos, budget] = decode_node (bytes, pos, depth, budget)
+  if (depth > max_depth ())
+    error ("attention:channel", "grade_value: values nested deeper than %d", max_depth ());
+  endif
+  [head, pos] = take (bytes, pos, 3, "node header");
+  code = double (head(1));
+  cplx = head(2);
+  nd = double (head(3));
+  [names, sizes] = class_table ();
+  if (code < 1 || code > numel (names))
+    error ("attention:channel", "grade_value: invalid class code %d at byte %d", code, pos - 3);
+  endif
+  cls = names{code};
+  if (cplx > 1 || (cplx && ! any (strcmp (cls, {"double", "single"}))))
+    error ("attention:channel", "grade_value: invalid flags %d for a %s at byte %d", cplx, cls, pos - 2);
+  endif
+  if (nd < 2 || nd > max_dims ())
+    error ("attention:channel", "grade_value: %d dimensions at byte %d (2 to %d allowed)",
+           nd, pos - 1, max_dims ());
+  endif
+  [raw, pos] = take (bytes, pos, 8 * nd, "dimensions");
+  dims = double (from_le (raw, "uint64"));
+  if (any (dims > max_dim ()))
+    error ("attention:channel", "grade_value: dimension %.0f larger than %d", max (dims), max_dim ());
+  endif
+  ## Octave refuses sizes whose nonzero dimensions overflow its index, even
+  ## when empty
+  if (prod (max (dims, 1)) > 2^53)
+    error ("attention:channel", "grade_value: dimensions %s too large", shape_str (dims));
+  endif
+  n = prod (dims);
+  ## the decoded size before allocating anything; a cell or struct element
+  ## costs 8 (and at least a node of input each, checked below)
+  cost = n * sizes(code) * (1 + double (cplx));
+  if (strcmp (cls, "struct"))
+    cost = 0;                     # charged with the field count
+  endif
+  budget = charge (budget, cost);
+  switch (cls)
+    case "cell"
+      need (bytes, pos, n * min_node (), "cell elements");
+      x = cell (dims);
+      for k = 1:n
+        [x{k}, pos, budget] = decode_node (bytes, pos, depth + 1, budget);
+      endfor
+    case "struct"
+      [x, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n);
+    case "char"
+      [raw, pos] = take (bytes, pos, n, "char data");
+      x = reshape (char (raw), dims);
+    case "logical"
+      [raw, pos] = take (bytes, pos, n, "logical data");
+      if (any (raw > 1))
+        error ("attention:channel", "grade_value: a logical byte other than 0 or 1 before byte %d", pos);
+      endif
+      x = reshape (logical (raw), dims);
+    otherwise
+      [raw, pos] = take (bytes, pos, n * sizes(code), [cls " data"]);
+      x = reshape (from_le (raw, cls), dims);
+      if (cplx)
+        [raw, pos] = take (bytes, pos, n * sizes(code), [cls " imaginary data"]);
+        ## complex last: reshape would narrow a zero imaginary part away
+        x = complex (x, reshape (from_le (raw, cls), dims));
+      endif
+  endswitch
+endfunction
+
+function [s, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n)
+  [raw, pos] = take (bytes, pos, 2, "field count");
+  nf = double (from_le (raw, "uint16"));
+  budget = charge (budget, 8 * n * max (nf, 1));
+  need (bytes, pos, 2 * nf, "field names");
+  fields = cell (nf, 1);
+  for f = 1:nf
+    [len, pos] = take (bytes, pos, 1, "field name length");
+    [name, pos] = take (bytes, pos, double (len), "field name");
+    fields{f} = char (name);
+    if (! valid_name (fields{f}))
+      shown = fields{f};
+      shown(shown < 32 | shown > 126) = "?";
+      error ("attention:channel", "grade_value: invalid struct field name '%s'", shown);
+    endif
+  endfor
+  if (numel (unique (fields)) < nf)
+    error ("attention:channel", "grade_value: duplicate struct field names");
+  endif
+  need (bytes, pos, n * nf * min_node (), "struct values");
+  values = cell (nf, n);
+  for k = 1:n * nf
+    [values{k}, pos, budget] = decode_node (bytes, pos, depth + 1, budget);
+  endfor
+  if (nf == 0)
+    s = repmat (struct (), dims);
+  else
+    s = reshape (cell2struct (values, fields, 1), dims);
+  endif
+endfunction
+
+## COUNT bytes from POS, after checking they are there.
+function [b, pos] = take (bytes, pos, count, what)
+  need (bytes, pos, count, what);
+  b = bytes(pos:pos + count - 1);
+  pos += count;
+endfunction
+
+function need (bytes, pos, count, what)
+  left = numel (bytes) - pos + 1;
+  if (count > left)
+    error ("attention:channel", "grade_value: truncated input: %s at byte %d needs %.0f bytes, %d left",
+           what, pos, count, left);
+  endif
+endfunction
+
+function budget = charge (budget, cost)
+  if (cost > budget)
+    error ("attention:channel", "grade_value: the value is larger than the limit (max_bytes)");
+  endif
+  budget -= cost;
+endfunction
+
+function x = from_le (raw, cls)
+  x = typecast (raw(:), cls);
+  if (big_endian ())
+    x = swapbytes (x);
+  endif
+endfunction
+
+%!function check_round_trip (x)
+%!  y = grade_value ("decode", grade_value ("encode", x));
+%!  assert (class (y), class (x));
+%!  assert (size (y), size (x));
+%!  assert (iscomplex (y), iscomplex (x));
+%!  assert (isequal (y, x));
+%!endfunction
+
+## An attention:channel error from decoding BYTES, its message matching PAT.
+%!function check_refused (bytes, pat, max_bytes = 64 * 2^20)
+%!  try
+%!    grade_value ("decode", bytes, max_bytes);
+%!  catch err
+%!    assert (err.identifier, "attention:channel");
+%!    assert (! isempty (regexp (err.message, pat, "once")), err.message);
+%!    return;
+%!  end_try_catch
+%!  error ("decoded bytes that should have been refused (%s)", pat);
+%!endfunction
+
+%!function b = u64 (v)
+%!  b = typecast (uint64 (v), "uint8");
+%!endfunction
+
+## A node header: class code, flags, dimensions.
+%!function b = node (code, flags, dims)
+%!  b = [uint8([code, flags, numel(dims)]), u64(dims)];
+%!endfunction
+
+%!function b = header ()
+%!  b = uint8 ([double("ATGV"), 1]);
+%!endfunction
+
+%!test
+%! b = grade_value ("encode", 1);
+%! assert (class (b), "uint8");
+%! assert (rows (b), 1);
+%! assert (b, [header(), node(1, 0, [1 1]), typecast(1, "uint8")]);
+
+## every class, real and complex
+%!test
+%! for c = {"double", "single", "int8", "uint8", "int16", "uint16", ...
+%!          "int32", "uint32", "int64", "uint64"}
+%!   check_round_trip (cast (magic (4), c{1}));
+%!   check_round_trip (zeros (0, 3, c{1}));
+%!   check_round_trip (zeros (1, 0, 2, c{1}));
+%!   check_round_trip (cast (reshape (1:24, 2, 3, 4), c{1}));
+%! endfor
+%! for c = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}
+%!   check_round_trip ([intmin(c{1}), intmax(c{1}), 0]);
+%! endfor
+%! check_round_trip (complex (1:3, [0 -2 5]));
+%! check_round_trip (complex (0, 0));          # complex with no imaginary part
+%! check_round_trip (single (complex (rand (2, 2, 2), rand (2, 2, 2))));
+%! check_round_trip ([true false; false true]);
+%! check_round_trip (true (2, 0, 3));
+%! check_round_trip (pi);
+%! check_round_trip ([]);
+%! check_round_trip ("");
+%! check_round_trip (zeros (1, 0));
+%! check_round_trip (rand (2, 3, 1, 2));
+
+## doubles bit for bit: NaN, Inf, the sign of zero, real and imaginary
+%!test
+%! x = [NaN, Inf, -Inf, -0, 0, realmin, -realmax, eps];
+%! y = grade_value ("decode", grade_value ("encode", x));
+%! assert (typecast (y, "uint64"), typecast (x, "uint64"));
+%! assert (1 ./ y(4:5), [-Inf, Inf]);
+%! z = grade_value ("decode", grade_value ("encode", complex (-0, -0)));
+%! assert (iscomplex (z));
+%! assert ([1/real(z), 1/imag(z)], [-Inf, -Inf]);
+%! s = grade_value ("decode", grade_value ("encode", single ([-0 NaN Inf])));
+%! assert (class (s), "single");
+%! assert (1 ./ s(1), single (-Inf));
+%! assert (isnan (s(2)) && isinf (s(3)));
+
+## chars are bytes, all 256 of them, in any shape
+%!test
+%! check_round_trip (char (0:255));
+%! check_round_trip (reshape (char (0:255), 16, 16));
+%! check_round_trip (reshape (char (255:-1:0), 4, 8, 8));
+%! y = grade_value ("decode", grade_value ("encode", char ([0 128 255])));
+%! assert (double (y), [0 128 255]);
+
+## N dimensions, up to 32
+%!test
+%! check_round_trip (zeros ([ones(1, 31) 2]));
+%! check_round_trip (cell ([2 1 1 1 0 3]));
+%! fail ('grade_value ("encode", zeros ([ones(1, 32) 2]))', "more than 32 dimensions");
+
+## cells and structs, nested, empty, arrays of them
+%!test
+%! check_round_trip ({});
+%! check_round_trip (cell (1, 0, 2));
+%! check_round_trip ({1, "two"; {int8(3), {}}, {true, {single(4)}}});
+%! s = struct ("a", {1, "x", {2}}, "b_2", {[], struct("c", {5; 6}), int16(7)});
+%! check_round_trip (s);
+%! check_round_trip (reshape (s, 3, 1));
+%! check_round_trip (repmat (struct ("p", 1, "q", 2), [2 3 2]));
+%! check_round_trip (struct ());
+%! check_round_trip (struct ([]));
+%! check_round_trip (repmat (struct (), 2, 3));
+%! check_round_trip (struct ("a", cell (0, 3), "b", cell (0, 3)));
+%! check_round_trip ({complex(0, 0), struct("z", complex(-0, 0))});
+%! check_round_trip (struct ("a", {{}}));
+%! check_round_trip (struct (repmat ("z", 1, 63), 1));
+%! ## field order kept
+%! t = grade_value ("decode", grade_value ("encode", struct ("z", 1, "a", 2)));
+%! assert (fieldnames (t), {"z"; "a"});
+
+## element-major struct values: element 1's fields, then element 2's
+%!test
+%! b = grade_value ("encode", struct ("a", {int8(1), int8(2)}, "b", {int8(3), int8(4)}));
+%! ## each value an int8 node of 19 + 1 bytes, its byte last
+%! assert (b(end-60:20:end), uint8 ([1 3 2 4]));
+
+%!function c = deep_cell (depth)
+%!  c = 1;
+%!  for k = 1:depth - 1
+%!    c = {c};
+%!  endfor
+%!endfunction
+
+## what cannot be sent names its class
+%!error <function_handle> grade_value ("encode", @sin)
+%!error <sparse> grade_value ("encode", speye (3))
+%!error <sparse> grade_value ("encode", sparse (true))
+%!error <containers.Map> grade_value ("encode", containers.Map ())
+%!error <function_handle> grade_value ("encode", {1, struct("f", @cos)})
+%!error <nested deeper than 64> grade_value ("encode", deep_cell (65))
+%!test
+%! check_round_trip (deep_cell (64));
+%! try
+%!   grade_value ("encode", @sin);
+%! catch err
+%!   assert (err.identifier, "attention:channel");
+%! end_try_catch
+
+## every prefix of an encoding is refused
+%!test
+%! vals = {pi, complex(single(1), 2), "abc", {1, {true}}, ...
+%!         struct("a", {1, 2}, "bc", {"x", {}}), int64([1 2; 3 4])};
+%! for i = 1:numel (vals)
+%!   b = grade_value ("encode", vals{i});
+%!   for k = 0:numel (b) - 1
+%!     check_refused (b(1:k), "truncated|not a grade_value");
+%!   endfor
+%!   check_refused ([b, uint8(0)], "1 trailing bytes");
+%!   check_refused ([b, b], "trailing bytes");
+%! endfor
+
+## the header
+%!test
+%! b = grade_value ("encode", 1);
+%! check_refused ([uint8("X"), b(2:end)], "bad header");
+%! check_refused ([b(1:4), uint8(2), b(6:end)], "bad header");
+%! check_refused (uint8 ([]), "bad header");
+%! check_refused (double (b), "uint8 vector");
+%! check_refused (b, "more than the limit of 0", 0);
+%! check_refused (b, "max_bytes must be", -1);
+%! assert (grade_value ("decode", b(:)), 1);            # a column is fine
+
+## huge declared sizes fail before anything is allocated
+%!test
+%! tic;
+%! check_refused ([header(), node(1, 0, [2^40 2^40])], "larger than 2147483647");
+%! check_refused ([header(), node(1, 0, [2^31-1 2^31-1])], "too large");
+%! check_refused ([header(), node(1, 0, [2^31-1 2^21])], "limit");
+%! check_refused ([header(), node(1, 0, [2^10 2^5])], "truncated");
+%! check_refused ([header(), node(13, 0, [2^10 2^5])], "truncated");
+%! check_refused ([header(), node(14, 0, [2^10 2^5]), uint8([1 0])], "truncated");
+%! check_refused ([header(), node(1, 0, [0 2^31-1 2^31-1 2^31-1])], "too large");
+%! check_refused ([header(), uint8([1 0 2]), u64(2^64 - 1), u64(1)], "larger");
+%! ## a struct with no fields takes no input per element but is charged
+%! check_refused ([header(), node(14, 0, [2^31-1 2^20]), uint8([0 0])], "limit");
+%! check_refused ([header(), node(14, 0, [1 1000]), uint8([0 0])], "limit", 4000);
+%! assert (toc < 5);
+
+## nesting is bounded: 1000 cells deep
+%!test
+%! one = [node(1, 0, [1 1]), typecast(1, "uint8")];
+%! b = [header(), repmat(node(13, 0, [1 1]), 1, 1000), one];
+%! check_refused (b, "nested deeper than 64");
+%! b = [header(), repmat(node(13, 0, [1 1]), 1, 63), one];
+%! assert (grade_value ("decode", b), deep_cell (64));
+%! b = [header(), repmat(node(13, 0, [1 1]), 1, 64), one];
+%! check_refused (b, "nested deeper than 64");
+
+## class codes, flags and dimension counts
+%!test
+%! one = typecast (1, "uint8");
+%! check_refused ([header(), node(0, 0, [1 1]), one], "class code 0");
+%! check_refused ([header(), node(15, 0, [1 1]), one], "class code 15");
+%! check_refused ([header(), node(3, 1, [1 1]), uint8([1 1])], "flags 1 for a int8");
+%! check_refused ([header(), node(12, 1, [1 1]), uint8([65 65])], "flags");
+%! check_refused ([header(), node(1, 2, [1 1]), one], "flags 2");
+%! check_refused ([header(), node(1, 0, 1), one], "1 dimensions");
+%! check_refused ([header(), node(1, 0, ones(1, 33)), one], "33 dimensions");
+%! check_refused ([header(), node(11, 0, [1 3]), uint8([1 0 2])], "logical byte");
+%! check_refused ([header(), node(11, 0, [1 1]), uint8(255)], "logical byte");
+%! assert (grade_value ("decode", [header(), node(11, 0, [1 2]), uint8([1 0])]), [true false]);
+
+## struct field names: valid identifiers, distinct
+%!test
+%! b = grade_value ("encode", struct ("ab", 1, "cd", 2));
+%! at = strfind (char (b), "cd");
+%! c = b; c(at:at+1) = "ab";
+%! check_refused (c, "duplicate struct field names");
+%! for bad = {"1b", "a ", "_a", "é", [0 98], [200 201]}
+%!   c = b; c(at:at+1) = uint8 (bad{1}); 
+%!   check_refused (c, "invalid struct field name");
+%! endfor
+%! c = b; c(at-1) = 0;               # empty name
+%! check_refused (c, "invalid struct field name|truncated");
+%! long = struct (repmat ("z", 1, 63), 1);
+%! c = grade_value ("encode", long);
+%! c = [c(1:5+19+2), uint8(64), uint8(repmat("z", 1, 64)), c(5+19+2+1+63+1:end)];
+%! check_refused (c, "invalid struct field name");
+
+## the limit on input and on decoded size
+%!test
+%! b = grade_value ("encode", zeros (100));
+%! assert (grade_value ("decode", b, numel (b)), zeros (100));
+%! check_refused (b, "more than the limit", numel (b) - 1);
+%! c = grade_value ("encode", {zeros(10), zeros(10), zeros(10)});
+%! assert (size (grade_value ("decode", c, numel (c))), [1 3]);
+%! check_refused (c, "limit", 100);
+
+## hostile bytes: random mutations of valid encodings decode to a value or
+## raise attention:channel, nothing else
+%!test
+%! vals = {pi, complex([1 -0], [NaN 2]), int16(magic(3)), "h\0i", true(2, 2), ...
+%!         {1, {single(2), "x"}, {}}, struct("a", {1, {2}}, "bb", {"c", int8(4)}), ...
+%!         struct(), cell(2, 0), uint64([1 2])};
+%! enc = cellfun (@(v) grade_value ("encode", v), vals, "uniformoutput", false);
+%! rand ("state", 42);
+%! nval = 0; nerr = 0; other = {};
+%! for t = 1:3000
+%!   b = enc{randi(numel (enc))};
+%!   switch (randi (4))
+%!     case 1                                   # overwrite some bytes
+%!       k = randi (numel (b), 1, randi (3));
+%!       b(k) = randi ([0 255], 1, numel (k));
+%!     case 2                                   # an extreme value
+%!       b(randi (numel (b))) = [0 1 2 63 64 127 128 254 255](randi (9));
+%!     case 3                                   # drop bytes
+%!       b(randi (numel (b), 1, randi (4))) = [];
+%!     case 4                                   # insert bytes
+%!       k = randi (numel (b) + 1);
+%!       b = [b(1:k-1), uint8(randi ([0 255], 1, randi (3))), b(k:end)];
+%!   endswitch
+%!   try
+%!     grade_value ("decode", b, 2^20);
+%!     nval += 1;
+%!   catch err
+%!     if (strcmp (err.identifier, "attention:channel"))
+%!       nerr += 1;
+%!     else
+%!       other{end+1} = sprintf ("%s: %s", err.identifier, err.message);
+%!     endif
+%!   end_try_catch
+%! endfor
+%! assert (other, {});
+%! assert (nval > 50 && nerr > 1000, sprintf ("%d values, %d errors", nval, nerr));
+
+## a 1000×1000 double both ways (the time is printed, not checked)
+%!test
+%! x = rand (1000);
+%! grade_value ("decode", grade_value ("encode", x(1:10)));   # parsed once
+%! tic; b = grade_value ("encode", x); t_enc = toc;
+%! tic; y = grade_value ("decode", b); t_dec = toc;
+%! assert (isequal (y, x));
+%! assert (numel (b), 8e6 + 5 + 19);
+%! printf ("grade_value 1000x1000 double: encode %.1f ms, decode %.1f ms\n",
+%!         1e3 * t_enc, 1e3 * t_dec);
