@@ -201,7 +201,10 @@ grade: all
 	  echo "usage: make grade GRADER=grade_x.m SUBMISSIONS=dir/ [GRADES=dir]" >&2; \
 	  exit 2; \
 	fi
-	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) attn_grade_class ("$(GRADER)", "$(SUBMISSIONS)", "$(GRADES)", $(GRADE_OPTIONS));'
+	@# SIGTERM becomes Ctrl-C: the run stops cleanly and writes the grades so far
+	@sh -c '$(RUN_OCTAVE) --eval '"'"'$(INPLACE_PATH) attn_grade_class ("$(GRADER)", "$(SUBMISSIONS)", "$(GRADES)", $(GRADE_OPTIONS));'"'"' & \
+	  child=$$!; trap "kill -INT $$child" TERM; wait $$child; status=$$?; \
+	  if kill -0 $$child 2>/dev/null; then wait $$child; status=$$?; fi; exit $$status'
 
 clean:
 	$(MAKE) -C src clean

@@ -1,33 +1,59 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_grade_class (@var{grader}, @var{submissions}, @var{out})
 ## @deftypefnx {} {@var{S} =} attn_grade_class (@dots{}, @var{name}, @var{value}, @dots{})
-## Grade a class: every student's folder, each in its own Octave process.
+## Grade a class: every student's folder, each by its own grading process.
 ##
 ## @var{submissions} holds one folder per student (the folder's name is the
 ## student's); @var{grader} is the grader file (see @code{attn_grade});
-## results go to the folder @var{out}.  For each student the submission and
-## the grader are copied to a scratch folder, and a fresh
-## @command{octave-cli} runs @code{attn_grade} there with the package on
-## the path, with limits on wall time, memory and output.  When
-## @command{bwrap} (Debian package @code{bubblewrap}) works, each process
-## is sandboxed: no network, and a read-only view of everything but its
-## scratch folder, with the other students' folders, the grader's folder
-## and @var{out} hidden.  Without it the processes run with the same
-## limits but no isolation, one at a time, and files changed outside the
-## scratch folder are detected and reported (not prevented).
+## results go to the folder @var{out}.  Each student is graded by
+## @code{attn_grade} in a fresh @command{octave-cli}: the grader's tests
+## run there, on the trusted side, and the student's functions in a
+## worker process of their own (see @code{attn_grade}), started anew after
+## anything stops it.  Up to @qcode{"jobs"} students are graded at once.
 ##
-## A submission that loops, ends its process (@code{exit}, a crash),
-## floods its output or runs out of memory gets 0 for the test it was in
-## and a status that says so; grading resumes with its next test in a new
-## process, until its total time is used up.  One submission cannot change
-## another's result.
+## What a submission cannot do, when the sandbox is @qcode{"bwrap"} (the
+## default where @command{bwrap} works; run as root, each worker also
+## drops to an unprivileged uid of its own):
+## @itemize
+## @item escape: the worker has no capabilities, cannot make user
+## namespaces, has no network and sees only @file{/usr}, a copy of the
+## package's functions, its own copied files and a private @file{/tmp} and
+## @file{/dev/shm} of bounded size: no checkout, no @file{.git}, no answer
+## keys, no other assignment or student, no home folder, and (as its own
+## uid) nothing only root may read;
+## @item forge a result: only the data its functions return crosses to the
+## trusted side, which decodes it strictly; what it prints, writes, kills
+## or exits becomes its own status, never a result;
+## @item change another student's result or stop the class: each student
+## has its own processes and folders, every failure of a worker (any bytes,
+## a hang, a crash) is that student's zero for the tests concerned, and
+## the run goes on;
+## @item exhaust the machine: memory (total, by a cgroup where the machine
+## allows it, otherwise per process), processes, disk, CPU and wall time
+## are limited per student, and a limit that stops a student is named in
+## the feedback (@qcode{"killed: memory limit 2048 MiB in test 3"});
+## @item use what it should write: a function named in the grader's
+## @samp{Forbidden:} line fails when the submission calls it.
+## @end itemize
+## Left to the instructor: the grader file and the package are trusted
+## code; the folders of @var{submissions} are read as data (a symbolic
+## link or a file over 1 MiB is not graded).  A determined student can
+## still reach a forbidden function's implementation (by changing Octave's
+## path into the package's @file{private} folder): read the code of a
+## submission that gets full marks from an unusual route.  With
+## @qcode{"sandbox"}, @qcode{"uid"} (root without bwrap) the worker runs
+## as its own unprivileged uid but can read every file that anyone may
+## read; with @qcode{"none"} it runs as you.  On a course platform run the
+## grader as root in its container, or as a normal user where
+## unprivileged user namespaces are allowed (Debian's default); see the
+## instructor guide in @file{doc/assignments/README.md}.
 ##
 ## Written to @var{out}:
 ## @table @file
 ## @item grades.csv
 ## one line per student: @code{student,score,points,time,status}
 ## (time in seconds; status @qcode{"ok"} or what went wrong, e.g.
-## @qcode{"timed out in test 2"}).
+## @qcode{"timed out (more than 60 s) in test 2"}).
 ## @item @var{student}/feedback.txt
 ## the report of @code{attn_grade}: each test, its points, what is wrong.
 ## @item @var{student}/results.json
@@ -37,22 +63,14 @@
 ## @item @var{student}/output.log
 ## what the submission printed (cut at the output limit).
 ## @end table
+## Ctrl-C stops the run: the students graded so far are written.
 ##
-## Options (name, value):
+## Options (name, value): @qcode{"time_limit"}, @qcode{"total_time"},
+## @qcode{"memory"}, @qcode{"disk"}, @qcode{"processes"}, @qcode{"output"}
+## and @qcode{"sandbox"} as for @code{attn_grade}, per student;
 ## @table @code
-## @item "time_limit"
-## seconds a single test may run (default 60).
-## @item "total_time"
-## seconds for all of a student's tests (default 600).
-## @item "memory"
-## MiB of address space per process (default 2048).
-## @item "output"
-## KiB a process may write (default 1024).
 ## @item "jobs"
-## processes at once (default: the number of cores; 1 without sandbox).
-## @item "sandbox"
-## @qcode{"auto"} (bwrap when it works), @qcode{"bwrap"} (required) or
-## @qcode{"none"}.
+## students graded at once (default: the number of cores).
 ## @item "quiet"
 ## true: print nothing (default false: a line per student).
 ## @end table
@@ -78,8 +96,9 @@ function S = attn_grade_class (grader, submissions, out, varargin)
   endif
   opts = parse_options ("attn_grade_class",
                         {"time_limit", 60, "real (0, Inf)"; "total_time", 600, "real (0, Inf)";
-                         "memory", 2048, "real (0, Inf)"; "output", 1024, "real (0, Inf)";
-                         "jobs", 0, "integer [0, Inf)"; "sandbox", "auto", "one of auto, bwrap, none";
+                         "memory", 2048, "real [256, Inf)"; "disk", 256, "real [1, Inf)";
+                         "processes", 64, "integer [4, 100000]"; "output", 1024, "real (0, Inf)";
+                         "jobs", 0, "integer [0, 1000]"; "sandbox", "auto", "one of auto, bwrap, none";
                          "quiet", false, "flag"}, varargin);
   if (! (ischar (grader) && exist (grader, "file") == 2))
     error ("attention:file", "attn_grade_class: GRADER: expected a grader file, got %s",
@@ -94,185 +113,132 @@ function S = attn_grade_class (grader, submissions, out, varargin)
   endif
   grader = canonicalize_file_name (grader);
   submissions = canonicalize_file_name (submissions);
+  [tests, ~, ~, forbidden] = grade_format ("parse", grader);
+  kind = grade_sandbox ("probe", opts.sandbox);
   if (! isfolder (out))
     mkdir (out);
   endif
   out = canonicalize_file_name (out);
-  [tests, ~, files] = grade_format ("parse", grader);
-  students = student_folders (submissions);
-  students(strcmp (cellfun (@(d) fullfile (submissions, d), students, "uniformoutput", false),
-                   out)) = [];
-
-  run.sandbox = choose_sandbox (opts.sandbox);
-  run.jobs = opts.jobs;
-  if (run.jobs == 0)
-    run.jobs = nproc ();
+  students = student_folders (submissions, out);
+  if (opts.jobs == 0)
+    opts.jobs = nproc ();
   endif
-  if (strcmp (run.sandbox, "none"))
-    run.jobs = 1;        # changes outside a folder are then one student's
+  if (strcmp (kind, "none"))
+    opts.jobs = 1;             # the workers would share one user's processes
   endif
-  run.opts = opts;
-  run.grader = grader;
-  run.tests = tests;
-  run.files = files;
-  run.submissions = submissions;
-  run.out = out;
-  run.scratch = tempname ();
-  run.watched = {submissions, fileparts(grader)};
-  ## the package alone (its functions and its MEX files) on top of
-  ## Octave's own path: nothing else on this session's path, where a copy
-  ## of a solution could hide the student's file
-  run.path = strjoin (unique ({fileparts(mfilename ("fullpath")), fileparts(which ("attn_sdpa"))}),
-                      pathsep ());
-  mkdir (run.scratch);
   if (! opts.quiet)
     printf ("Grading %d submissions in %s with %s (%s)\n", numel (students), submissions,
-            grader, sandbox_note (run.sandbox, opts.sandbox));
+            grader, sandbox_note (kind));
   endif
 
   S = struct ("student", students, "score", 0, "points", sum ([tests.points]),
-              "seconds", 0, "status", "", "sandbox", run.sandbox,
+              "seconds", 0, "status", "not graded: the run was stopped", "sandbox", kind,
               "tests", struct ("name", {}, "points", {}, "score", {}, "passed", {},
                                "message", {}, "seconds", {}));
-  saved_env = getenv ("OMP_NUM_THREADS");
+  done = false (size (S));
+  scratch = tempname ();
+  live = struct ("k", {}, "pid", {}, "slot", {}, "start", {});
+  saved_dump = crash_dumps_octave_core (false);
   unwind_protect
-    setenv ("OMP_NUM_THREADS", "1");
-    S = grade_all (S, run);
+    old = umask (0022);
+    mkdir (scratch);
+    grade_sandbox ("package", fullfile (scratch, "package"), forbidden);
+    umask (0077);
+    mkdir (fullfile (scratch, "reports"));
+    umask (old);
+    queue = 1:numel (S);
+    while (! isempty (queue) || ! isempty (live))
+      while (! isempty (queue) && numel (live) < opts.jobs)
+        slot = min (setdiff (1:opts.jobs, [live.slot]));
+        k = queue(1);
+        queue(1) = [];
+        live(end+1) = struct ("k", k, "pid", spawn (grader, fullfile (submissions, S(k).student),
+                                                    report_file (scratch, k), slot, scratch, opts),
+                              "slot", slot, "start", time ());
+      endwhile
+      pause (0.02);
+      i = 1;
+      while (i <= numel (live))
+        [pid, status] = waitpid (live(i).pid, WNOHANG);
+        over = time () - live(i).start > opts.total_time + 60;
+        if (pid != live(i).pid && ! over)
+          i += 1;
+          continue;
+        endif
+        if (pid != live(i).pid)
+          stop_grading (live(i));
+        endif
+        k = live(i).k;
+        S(k) = finish_student (S(k), live(i), report_file (scratch, k), out, opts);
+        done(k) = true;
+        live(i) = [];
+      endwhile
+    endwhile
   unwind_protect_cleanup
-    setenv ("OMP_NUM_THREADS", saved_env);
-    confirm_recursive_rmdir (false, "local");
-    [~] = rmdir (run.scratch, "s");
+    ## also after Ctrl-C: no process left, the students graded so far written
+    for l = live
+      stop_grading (l);
+    endfor
+    crash_dumps_octave_core (saved_dump);
+    if (isfolder (scratch))
+      system (sprintf ("rm -rf '%s'", strrep (scratch, "'", "'\\''")));
+    endif
+    write_csv (fullfile (out, "grades.csv"), S(done));
+    if (! opts.quiet)
+      printf ("grades: %s (%d of %d students)\n", fullfile (out, "grades.csv"), nnz (done),
+              numel (S));
+    endif
   end_unwind_protect
-  write_csv (fullfile (out, "grades.csv"), S);
-  if (! opts.quiet)
-    printf ("grades: %s\n", fullfile (out, "grades.csv"));
-  endif
   if (nargout == 0)
     clear S;
   endif
 endfunction
 
-function names = student_folders (root)
+function names = student_folders (root, out)
   entries = dir (root);
   keep = [entries.isdir] & ! strncmp ({entries.name}, ".", 1);
   names = sort ({entries(keep).name});
+  names(strcmp (strcat (root, "/", names), out)) = [];
 endfunction
 
-function s = choose_sandbox (want)
-  s = "none";
-  if (strcmp (want, "none"))
-    return;
-  endif
-  [status, ~] = system ("bwrap --ro-bind / / --dev /dev --unshare-all --die-with-parent true 2>&1");
-  if (status == 0)
-    s = "bwrap";
-  elseif (strcmp (want, "bwrap"))
-    error ("attention:sandbox", "attn_grade_class: \"sandbox\", \"bwrap\": bwrap is missing or does not work here (install the Debian package bubblewrap)");
-  endif
+function txt = sandbox_note (kind)
+  switch (kind)
+    case "bwrap"
+      txt = "sandboxed by bwrap: no network, no view beyond the package and the submission";
+    case "uid"
+      txt = "no bwrap: each student as an unprivileged uid of its own, files readable by anyone are visible";
+    otherwise
+      txt = "no sandbox: plain processes with limits, one at a time";
+  endswitch
 endfunction
 
-function txt = sandbox_note (s, want)
-  if (strcmp (s, "bwrap"))
-    txt = "sandboxed by bwrap: no network, read-only outside the scratch folder";
-  else
-    txt = "no sandbox: plain processes with limits, one at a time";
-    if (! strcmp (want, "none"))
-      txt = [txt, " (bwrap is missing or does not work here)"];
-    endif
-  endif
+function f = report_file (scratch, k)
+  f = fullfile (scratch, "reports", sprintf ("%d", k));
 endfunction
 
-## Runs the students, at most run.jobs processes at once.
-function S = grade_all (S, run)
-  queue = 1:numel (S);
-  live = struct ("k", {}, "pid", {}, "state", {});
-  while (! isempty (queue) || ! isempty (live))
-    while (! isempty (queue) && numel (live) < run.jobs)
-      k = queue(1);
-      queue(1) = [];
-      state = start_student (S(k), k, run);
-      live(end+1) = struct ("k", k, "pid", spawn (state, run), "state", state);
-    endwhile
-    pause (0.05);
-    i = 1;
-    while (i <= numel (live))
-      [live(i).state, done, live(i).pid] = watch (live(i).state, live(i).pid, run);
-      if (done)
-        k = live(i).k;
-        S(k) = finish_student (S(k), live(i).state, run);
-        live(i) = [];
-      else
-        i += 1;
-      endif
-    endwhile
-  endwhile
-endfunction
-
-## A scratch folder with copies of the submission and the grader.
-function st = start_student (s, k, run)
-  st.dir = fullfile (run.scratch, sprintf ("%d", k));
-  st.sub = fullfile (st.dir, "submission");
-  st.work = fullfile (st.dir, "work");
-  st.grader = fullfile (st.dir, "grader", [nthargout(2, @fileparts, run.grader), ".m"]);
-  mkdir (st.dir);
-  mkdir (st.work);
-  mkdir (fileparts (st.grader));
-  mkdir (fullfile (st.dir, "tmp"));
-  copyfile (run.grader, st.grader);
-  [status, msg] = system (sprintf ("cp -R -P %s %s", shell_quote ([fullfile(run.submissions, s.student), "/."]),
-                                   shell_quote (st.sub)));
-  if (status != 0)
-    error ("attention:file", "attn_grade_class: cannot copy the submission of %s: %s", s.student, msg);
-  endif
-  st.from = 1;
-  st.runs = 1;
-  st.start = time ();
-  st.run_start = 0;
-  st.test_start = NaN;
-  st.seen = 0;
-  st.results = repmat (struct ("passed", false, "message", "not run", "seconds", 0),
-                       1, numel (run.tests));
-  st.causes = cell (2, 0);       # {cause; test} of each stop
-  st.killed = "";
-  st.log = "";
-  if (strcmp (run.sandbox, "none"))
-    st.snapshot = snapshot (run.watched);
-  endif
-endfunction
-
-## Starts one grading process for tests st.from onwards; returns its pid.
-function pid = spawn (st, run)
+## Starts the trusted grading process of one student; returns its pid.
+## Paths go through the environment, so that no folder name is code.
+function pid = spawn (grader, submission, report, slot, scratch, opts)
   code = ["addpath (getenv ('ATTN_GRADE_PATH')); ", ...
           "attn_grade (getenv ('ATTN_GRADE_GRADER'), getenv ('ATTN_GRADE_SUB'), 'quiet', true, ", ...
-          "'from', str2double (getenv ('ATTN_GRADE_FROM')), 'progress', getenv ('ATTN_GRADE_PROGRESS')); ", ...
-          "exit (0);"];
-  octave = fullfile (OCTAVE_HOME (), "bin", "octave-cli");
-  cmd = {octave, "--no-history", "--no-init-file", "--no-gui", "--no-window-system", "--eval", code};
-  if (strcmp (run.sandbox, "bwrap"))
-    hide = unique ([run.watched, {run.scratch, run.out}]);
-    ## never hide the package itself (e.g. submissions inside its folder)
-    need = {fileparts(mfilename ("fullpath")), fileparts(which ("attn_sdpa"))};
-    inside = @(h) any (cellfun (@(d) strncmp ([d, "/"], [h, "/"], numel (h) + 1), need));
-    hide = hide(! cellfun (inside, hide));
-    box = {"bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...
-           "--unshare-all", "--die-with-parent"};
-    for h = hide
-      box = [box, {"--tmpfs", h{1}}];
-    endfor
-    cmd = [box, {"--bind", st.dir, st.dir, "--chdir", st.work}, cmd];
-  endif
-  limits = {"prlimit", sprintf("--as=%d", round (run.opts.memory * 2^20)), ...
-            sprintf("--fsize=%d", round (run.opts.output * 2^10))};
-  env = {"ATTN_GRADE_PATH", run.path; "ATTN_GRADE_GRADER", st.grader; "ATTN_GRADE_SUB", st.sub;
-         "ATTN_GRADE_FROM", sprintf("%d", st.from); "ATTN_GRADE_PROGRESS", progress_file(st);
-         "HOME", st.work; "TMPDIR", fullfile(st.dir, "tmp")};
+          sprintf("'time_limit', %.17g, 'total_time', %.17g, 'memory', %.17g, 'disk', %.17g, ",
+                  opts.time_limit, opts.total_time, opts.memory, opts.disk), ...
+          sprintf("'processes', %d, 'output', %.17g, 'sandbox', '%s', 'slot', %d, ",
+                  opts.processes, opts.output, opts.sandbox, slot), ...
+          "'package', getenv ('ATTN_GRADE_PACKAGE'), 'report', getenv ('ATTN_GRADE_REPORT'));"];
+  here = fileparts (mfilename ("fullpath"));
+  env = {"ATTN_GRADE_PATH", strjoin(unique ({here, fileparts(which ("attn_sdpa"))}), pathsep ());
+         "ATTN_GRADE_GRADER", grader; "ATTN_GRADE_SUB", submission;
+         "ATTN_GRADE_PACKAGE", fullfile(scratch, "package"); "ATTN_GRADE_REPORT", report;
+         "OMP_NUM_THREADS", "1"; "OPENBLAS_NUM_THREADS", "1"};
   old = cellfun (@getenv, env(:, 1), "uniformoutput", false);
   for i = 1:rows (env)
     setenv (env{i, 1}, env{i, 2});
   endfor
-  line = sprintf ("cd %s && exec %s > %s 2>&1 < /dev/null", shell_quote (st.work),
-                  strjoin (cellfun (@shell_quote, [limits, cmd], "uniformoutput", false), " "),
-                  shell_quote (fullfile (st.dir, sprintf ("log%d.txt", st.runs))));
+  ## it dies with this process (pdeathsig), its worker with it
+  octave = fullfile (OCTAVE_HOME (), "bin", "octave-cli");
+  line = sprintf ("exec setpriv --pdeathsig KILL %s --no-history --norc --no-gui --no-window-system --eval %s > %s 2>&1 < /dev/null",
+                  shell_quote (octave), shell_quote (code), shell_quote ([report, ".log"]));
   pid = system (line, false, "async");
   for i = 1:rows (env)
     setenv (env{i, 1}, old{i});
@@ -283,218 +249,56 @@ function q = shell_quote (s)
   q = ["'", strrep(s, "'", "'\\''"), "'"];
 endfunction
 
-## One look at a running process: new results, a test over its time, the
-## student's time used up, or the process gone.
-function [st, done, pid] = watch (st, pid, run)
-  done = false;
-  if (st.run_start == 0)
-    st.run_start = time ();
-  endif
-  st = read_progress (st);
-  now = time ();
-  over_test = ! isnan (st.test_start) && now - st.test_start > run.opts.time_limit;
-  over_total = now - st.start > run.opts.total_time;
-  info = dir (fullfile (st.dir, sprintf ("log%d.txt", st.runs)));
-  flood = ! isempty (info) && info.bytes >= run.opts.output * 2^10;
-  if (isempty (st.killed) && (flood || over_test || over_total))
-    kill (pid, 9);
-    if (flood)
-      ## a write past the file size limit fails, and Octave goes on
-      st.killed = sprintf ("flooded its output (more than %g KiB)", run.opts.output);
-    elseif (over_test)
-      st.killed = sprintf ("timed out (more than %g s)", run.opts.time_limit);
-    else
-      st.killed = sprintf ("used up its total time (%g s)", run.opts.total_time);
-    endif
-  endif
-  [p, status] = waitpid (pid, WNOHANG);
-  if (p != pid)
-    return;
-  endif
-  st = read_progress (st);
-  st.log = [st.log, read_log(fullfile (st.dir, sprintf ("log%d.txt", st.runs)), run)];
-  st.log = st.log(1:min (end, round (run.opts.output * 2^10)));
-  if (st.finished)
-    done = true;
-    return;
-  endif
-  cause = why_stopped (st, status, run);
-  k = st.current;
-  if (k == 0)
-    ## died outside a test: every remaining test is lost
-    for j = st.from:numel (run.tests)
-      st.results(j).message = sprintf ("not run: the grading process %s; its output ends:\n%s",
-                                       cause, st.log(max (1, end-400):end));
-    endfor
-    st.causes(:, end+1) = {cause; 0};
-    done = true;
-    return;
-  endif
-  st.results(k).message = sprintf ("the submission %s during this test", cause);
-  st.results(k).seconds = now - st.test_start;
-  st.causes(:, end+1) = {cause; k};
-  st.from = k + 1;
-  st.test_start = NaN;
-  st.killed = "";
-  if (st.from > numel (run.tests) || now - st.start > run.opts.total_time)
-    for j = st.from:numel (run.tests)
-      st.results(j).message = sprintf ("not run: the submission used up its total time (%g s)",
-                                       run.opts.total_time);
-    endfor
-    done = true;
-    return;
-  endif
-  st.run_start = 0;
-  st.current = 0;
-  st.runs += 1;
-  pid = spawn (st, run);
-endfunction
-
-function cause = why_stopped (st, status, run)
-  if (! isempty (st.killed))
-    cause = st.killed;
-    return;
-  endif
-  if (! isempty (regexp (st.log, 'bad_alloc|out of memory', "once")))
-    cause = sprintf ("ran out of memory (limit %g MiB)", run.opts.memory);
-  elseif (WIFEXITED (status))
-    cause = sprintf ("ended its process (exit status %d)", WEXITSTATUS (status));
-  elseif (WIFSIGNALED (status))
-    cause = sprintf ("crashed (signal %d)", WTERMSIG (status));
-  else
-    cause = "crashed";
+## Kills a grading process past its time, and what it left behind.
+function stop_grading (l)
+  [~] = kill (l.pid, 9);
+  waitpid (l.pid);
+  grade_sandbox ("cgroup remove", grade_sandbox ("cgroup name", l.pid, l.slot));
+  if (getuid () == 0)
+    system (sprintf ("pkill -9 -U %d >/dev/null 2>&1", grade_sandbox ("uid", l.slot)));
   endif
 endfunction
 
-## Each process reports to its own file, so a test it never finished
-## stays unfinished.
-function f = progress_file (st)
-  f = fullfile (st.dir, sprintf ("progress%d.txt", st.runs));
-endfunction
-
-## Reads the progress file: finished tests, and the test now running.
-function st = read_progress (st)
-  st.finished = false;
-  st.current = 0;
-  if (! exist (progress_file (st), "file"))
-    return;
-  endif
-  lines = strsplit (fileread (progress_file (st)), "\n");
-  for i = 1:numel (lines)
-    f = strsplit (lines{i}, "\t");
-    switch (f{1})
-      case "start"
-        st.current = str2double (f{2});
-      case "done"
-        k = str2double (f{2});
-        if (numel (f) < 5)
-          continue;          # being written
-        endif
-        st.results(k).passed = strcmp (f{3}, "1");
-        st.results(k).seconds = str2double (f{4});
-        st.results(k).message = char (sscanf (f{5}, "%2x")');
-        st.current = 0;
-      case "finished"
-        st.finished = true;
-    endswitch
-  endfor
-  if (st.current != 0 && st.current != st.seen)
-    st.seen = st.current;
-    st.test_start = time ();
-  elseif (st.current == 0)
-    st.test_start = NaN;
-  endif
-endfunction
-
-function txt = read_log (file, run)
-  txt = "";
-  fid = fopen (file, "r");
+## The student's result from its report, and feedback.txt, results.json
+## and output.log.
+function s = finish_student (s, l, report, out, opts)
+  s.seconds = time () - l.start;
+  R = [];
+  fid = fopen (report, "r");
   if (fid >= 0)
-    txt = fread (fid, [1, round(run.opts.output * 2^10)], "char=>char");
+    bytes = fread (fid, [1, Inf], "uint8=>uint8");
     fclose (fid);
+    try
+      R = grade_value ("decode", bytes, 256 * 2^20);
+    catch
+      R = [];
+    end_try_catch
   endif
-endfunction
-
-## The student's result, feedback.txt, results.json and output.log.
-function s = finish_student (s, st, run)
-  s.seconds = time () - st.start;
-  missing = run.files(! cellfun (@(f) exist (fullfile (st.sub, f), "file") == 2, run.files));
-  causes = {};
-  what = {};
-  for c = st.causes(1, :)
-    if (! any (strcmp (c{1}, what)))
-      what{end+1} = c{1};
-    endif
-  endfor
-  for i = 1:numel (what)
-    k = [st.causes{2, strcmp (st.causes(1, :), what{i})}];
-    if (all (k == 0))
-      causes{end+1} = what{i};
-    elseif (isscalar (k))
-      causes{end+1} = sprintf ("%s in test %d", what{i}, k);
-    else
-      causes{end+1} = sprintf ("%s in tests %s", what{i}, strjoin (arrayfun (@num2str, k, "uniformoutput", false), ", "));
-    endif
-  endfor
-  memory = find (! cellfun (@isempty, regexp ({st.results.message}, 'out of memory', "once")));
-  if (! isempty (memory))
-    causes{end+1} = sprintf ("ran out of memory (limit %g MiB) in %s %s", run.opts.memory,
-                             merge (isscalar (memory), "test", "tests"),
-                             strjoin (arrayfun (@num2str, memory, "uniformoutput", false), ", "));
+  if (! isstruct (R))
+    ## the trusted side itself failed: every test 0, and say so
+    R = struct ("grader", "", "submission", s.student, "missing", {{}},
+                "tests", struct ("name", {}, "points", {}, "score", {}, "passed", {},
+                                 "message", {}, "seconds", {}),
+                "passed", 0, "total", 0, "score", 0, "points", s.points,
+                "status", sprintf ("not graded: the grading process ended without a result (after %.0f s)",
+                                   s.seconds),
+                "log", "");
   endif
-  called = find (! cellfun (@isempty, regexp ({st.results.message},
-                                               'the submission called (exit|quit)', "once")));
-  if (! isempty (called))
-    causes{end+1} = sprintf ("called exit in %s %s", merge (isscalar (called), "test", "tests"),
-                             strjoin (arrayfun (@num2str, called, "uniformoutput", false), ", "));
-  endif
-  if (! isempty (missing))
-    causes = [{sprintf("missing %s", strjoin (missing, ", "))}, causes];
-  endif
-  if (strcmp (run.sandbox, "bwrap")
-      && ! isempty (regexp (st.log, 'Read-only file system', "once")))
-    causes{end+1} = "tried to write outside its folder (blocked)";
-  endif
-  if (strcmp (run.sandbox, "none") && ! isequal (snapshot (run.watched), st.snapshot))
-    causes{end+1} = "changed files outside its folder (no sandbox: not prevented)";
-  endif
-  s.status = "ok";
-  if (! isempty (causes))
-    s.status = strjoin (causes, "; ");
-  endif
-  for k = 1:numel (run.tests)
-    r = st.results(k);
-    s.tests(k) = struct ("name", run.tests(k).name, "points", run.tests(k).points,
-                         "score", r.passed * run.tests(k).points, "passed", r.passed,
-                         "message", r.message, "seconds", r.seconds);
-  endfor
-  s.score = sum ([s.tests.score]);
-  R = struct ("grader", run.grader, "submission", s.student, "missing", {missing},
-              "tests", s.tests, "passed", sum ([s.tests.passed]), "total", numel (s.tests),
-              "score", s.score, "points", s.points, "status", s.status);
-  folder = fullfile (run.out, s.student);
+  s.score = R.score;
+  s.status = R.status;
+  s.tests = R.tests;
+  folder = fullfile (out, s.student);
   if (! isfolder (folder))
     mkdir (folder);
   endif
-  text = grade_format ("feedback", R);
-  write_text (fullfile (folder, "feedback.txt"), text);
+  write_text (fullfile (folder, "feedback.txt"), grade_format ("feedback", R));
   write_text (fullfile (folder, "results.json"), grade_format ("json", R, s.seconds));
-  write_text (fullfile (folder, "output.log"), st.log);
-  if (! run.opts.quiet)
+  write_text (fullfile (folder, "output.log"), R.log);
+  if (! opts.quiet)
     printf ("  %-20s %6g of %g points %7.1f s  %s\n", s.student, s.score, s.points, s.seconds,
             s.status);
     fflush (stdout);
   endif
-endfunction
-
-## Names, sizes and times of every file below the folders (to notice
-## changes when there is no sandbox).
-function snap = snapshot (folders)
-  snap = {};
-  for f = folders
-    [~, txt] = system (sprintf ("find %s -printf '%%p %%s %%T@\\n' 2>/dev/null", shell_quote (f{1})));
-    snap{end+1} = txt;
-  endfor
 endfunction
 
 function write_text (file, text)
@@ -514,7 +318,7 @@ endfunction
 
 function f = csv_field (s)
   f = s;
-  if (any (ismember (s, ",\"\n")))
+  if (any (ismember (s, ",\"\n\r")))
     f = ["\"", strrep(s, "\"", "\"\""), "\""];
   endif
 endfunction

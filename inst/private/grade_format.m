@@ -1,5 +1,5 @@
 ## -*- texinfo -*-
-## @deftypefn  {} {[@var{tests}, @var{functions}, @var{files}] =} grade_format ("parse", @var{grader})
+## @deftypefn  {} {[@var{tests}, @var{functions}, @var{files}, @var{forbidden}] =} grade_format ("parse", @var{grader})
 ## @deftypefnx {} {@var{text} =} grade_format ("feedback", @var{R})
 ## @deftypefnx {} {@var{text} =} grade_format ("json", @var{R}, @var{seconds})
 ## The texts of grading: the grader file read, and the reports of a graded
@@ -13,7 +13,10 @@
 ## @samp{(1 point)} in that comment sets the points (default 1).
 ## @var{functions}: cellstr, the text of each @code{%!function} block.
 ## @var{files}: the files the student hands in, from a header line
-## @samp{## Submission: a.m, b.m} (empty when there is none).
+## @samp{## Submission: a.m, b.m} (empty when there is none); each must be
+## the file of a function (a name followed by @file{.m}).
+## @var{forbidden}: the package functions the submission may not call,
+## from a header line @samp{## Forbidden: attn_softmax, attn_sdpa}.
 ## Any other kind of block is an @code{attention:grader} error.
 ##
 ## @qcode{"feedback"}: the text for the student: a line per test with its
@@ -39,17 +42,19 @@ function varargout = grade_format (action, varargin)
   endswitch
 endfunction
 
-function [tests, functions, files] = parse_grader (grader)
+function [tests, functions, files, forbidden] = parse_grader (grader)
   text = fileread (grader);
   lines = strsplit (strrep (text, "\r", ""), "\n");
   tests = struct ("name", {}, "points", {}, "code", {});
   functions = {};
   files = {};
-  header = regexp (text, '(?m)^\s*##\s*Submission:\s*(.*?)\s*$', "tokens", "once");
-  if (! isempty (header))
-    files = strtrim (strsplit (header{1}, {",", " "}));
-    files(cellfun (@isempty, files)) = [];
+  files = header_list (text, "Submission");
+  bad = files(cellfun (@isempty, regexp (files, '^[A-Za-z]\w{0,62}\.m$', "once")));
+  if (! isempty (bad))
+    error ("attention:grader", "attn_grade: %s: the submission's files must be function files (name.m), got %s",
+           grader, bad{1});
   endif
+  forbidden = header_list (text, "Forbidden");
   comment = {};
   i = 1;
   while (i <= numel (lines))
@@ -94,6 +99,16 @@ function [tests, functions, files] = parse_grader (grader)
   endwhile
   if (isempty (tests))
     error ("attention:grader", "attn_grade: %s has no %%!test block", grader);
+  endif
+endfunction
+
+## The names of a header line "## WHAT: a, b c" (commas or spaces).
+function names = header_list (text, what)
+  names = {};
+  header = regexp (text, ['(?m)^\s*##\s*', what, ':\s*(.*?)\s*$'], "tokens", "once");
+  if (! isempty (header))
+    names = strtrim (strsplit (header{1}, {",", " "}));
+    names(cellfun (@isempty, names)) = [];
   endif
 endfunction
 
