@@ -20,7 +20,7 @@
 ## 64 MiB).  Bytes that are not exactly one encoded value raise an
 ## @code{attention:channel} error, never another.
 ##
-## The format, little-endian: the header @samp{ATGV} and version byte 1,
+## The format, little-endian (the only hosts supported): the header @samp{ATGV} and version byte 1,
 ## then one node, then nothing.  A node: class code (uint8: 1 double,
 ## 2 single, 3 int8, 4 uint8, 5 int16, 6 uint16, 7 int32, 8 uint32,
 ## 9 int64, 10 uint64, 11 logical, 12 char, 13 cell, 14 struct), flags
@@ -40,9 +40,13 @@
 ## @end deftypefn
 
 function out = grade_value (action, varargin)
+  ## the payloads are the host's bytes, written and read as they are
+  if (typecast (uint16 (1), "uint8")(1) != 1)
+    error ("attention:channel", "grade_value: only little-endian hosts are supported");
+  endif
   switch (action)
     case "encode"
-      out = encode_node (varargin{1}, 1);
+      out = encode_node (varargin{1}, 1, limits ());
     case "decode"
       out = decode (varargin{:});
     otherwise
@@ -50,79 +54,69 @@ function out = grade_value (action, varargin)
   endswitch
 endfunction
 
-## The header and the limits both ends agree on.
-function m = magic ()
-  m = uint8 ([double("ATGV"), 1]);
-endfunction
-function n = max_depth ()
-  n = 64;
-endfunction
-function n = max_dims ()
-  n = 32;
-endfunction
-function n = max_dim ()
-  n = 2^31 - 1;
-endfunction
-## The fewest bytes of a node (2 dimensions, no data): what each element
-## of a cell or struct costs at least, checked before allocating one.
-function n = min_node ()
-  n = 3 + 2 * 8;
-endfunction
-
-## The classes in code order, with the bytes of one element.
-function [names, sizes] = class_table ()
-  names = {"double", "single", "int8", "uint8", "int16", "uint16", ...
-           "int32", "uint32", "int64", "uint64", "logical", "char", ...
-           "cell", "struct"};
-  sizes = [8 4 1 1 2 2 4 4 8 8 1 1 8 8];
+## What both ends agree on, made once per call and passed down (a function
+## call per node would cost more than the node).
+function L = limits ()
+  L.magic = uint8 ([double("ATGV"), 1]);
+  ## the classes in code order, and the bytes of one element of each
+  L.names = {"double", "single", "int8", "uint8", "int16", "uint16", ...
+             "int32", "uint32", "int64", "uint64", "logical", "char", ...
+             "cell", "struct"};
+  L.sizes = [8 4 1 1 2 2 4 4 8 8 1 1 8 8];
+  L.max_depth = 64;
+  L.max_dims = 32;
+  L.max_dim = 2^31 - 1;
+  ## the fewest bytes of a node (2 dimensions, no data): what each element
+  ## of a cell or struct takes at least, checked before allocating them
+  L.min_node = 3 + 2 * 8;
 endfunction
 
 ## ---- encoding ----
 
-function bytes = encode_node (x, depth)
-  if (depth > max_depth ())
-    error ("attention:channel", "grade_value: values nested deeper than %d", max_depth ());
+function bytes = encode_node (x, depth, L)
+  if (depth > L.max_depth)
+    error ("attention:channel", "grade_value: values nested deeper than %d", L.max_depth);
   endif
-  names = class_table ();
-  code = find (strcmp (class (x), names));
+  cls = class (x);
+  code = find (strcmp (cls, L.names));
   if (isempty (code) || issparse (x) || isobject (x))
     if (issparse (x))
-      error ("attention:channel", "grade_value: cannot send a sparse %s (make it full)", class (x));
+      error ("attention:channel", "grade_value: cannot send a sparse %s (make it full)", cls);
     endif
-    error ("attention:channel", "grade_value: cannot send a value of class %s", class (x));
+    error ("attention:channel", "grade_value: cannot send a value of class %s", cls);
   endif
   dims = size (x);
-  if (numel (dims) > max_dims ())
-    error ("attention:channel", "grade_value: more than %d dimensions", max_dims ());
+  if (numel (dims) > L.max_dims)
+    error ("attention:channel", "grade_value: more than %d dimensions", L.max_dims);
   endif
   cplx = iscomplex (x);
-  head = [uint8([code, cplx, numel(dims)]), le_bytes(uint64 (dims))];
-  switch (names{code})
+  head = [uint8([code, cplx, numel(dims)]), typecast(uint64 (dims), "uint8")];
+  switch (cls)
     case {"logical", "char"}
-      data = uint8 (x(:)).';
+      data = reshape (uint8 (x), 1, []);
     case "cell"
       parts = cell (1, numel (x));
       for k = 1:numel (x)
-        parts{k} = encode_node (x{k}, depth + 1);
+        parts{k} = encode_node (x{k}, depth + 1, L);
       endfor
       data = [parts{:}];
     case "struct"
-      data = encode_struct (x, depth);
+      data = encode_struct (x, depth, L);
     otherwise
       if (cplx)
         ## real and imag before (:), which narrows a zero imaginary part
-        data = [le_bytes(real (x)), le_bytes(imag (x))];
+        data = [raw_bytes(real (x)), raw_bytes(imag (x))];
       else
-        data = le_bytes (x(:));
+        data = raw_bytes (x);
       endif
   endswitch
   if (depth == 1)
-    head = [magic(), head];     # here, to copy a big payload only once
+    head = [L.magic, head];     # here, to copy a big payload only once
   endif
   bytes = [head, data];
 endfunction
 
-function data = encode_struct (s, depth)
+function data = encode_struct (s, depth, L)
   fields = fieldnames (s);
   if (numel (fields) > intmax ("uint16"))
     error ("attention:channel", "grade_value: a struct with more than %d fields", intmax ("uint16"));
@@ -137,25 +131,14 @@ function data = encode_struct (s, depth)
   values = struct2cell (s)(:);
   parts = cell (1, numel (values));
   for k = 1:numel (values)
-    parts{k} = encode_node (values{k}, depth + 1);
+    parts{k} = encode_node (values{k}, depth + 1, L);
   endfor
-  data = [le_bytes(uint16 (numel (fields))), names{:}, parts{:}];
+  data = [typecast(uint16 (numel (fields)), "uint8"), names{:}, parts{:}];
 endfunction
 
-## The bytes of a numeric array as a little-endian row, in one typecast.
-function b = le_bytes (x)
-  if (big_endian ())
-    x = swapbytes (x);
-  endif
+## The bytes of a numeric array as a row, in one typecast.
+function b = raw_bytes (x)
   b = reshape (typecast (x(:), "uint8"), 1, []);
-endfunction
-
-function tf = big_endian ()
-  persistent big;
-  if (isempty (big))
-    big = typecast (uint16 (1), "uint8")(1) == 0;
-  endif
-  tf = big;
 endfunction
 
 ## ASCII checked first: regexp refuses bytes that are not UTF-8.
@@ -179,11 +162,12 @@ function value = decode (bytes, max_bytes = 64 * 2^20)
     error ("attention:channel", "grade_value: %d bytes, more than the limit of %d",
            numel (bytes), max_bytes);
   endif
-  m = magic ();
-  if (numel (bytes) < numel (m) || ! isequal (bytes(1:numel (m)), m))
+  L = limits ();
+  nm = numel (L.magic);
+  if (numel (bytes) < nm || ! isequal (bytes(1:nm), L.magic))
     error ("attention:channel", "grade_value: not a grade_value message (bad header or version)");
   endif
-  [value, pos] = decode_node (bytes, numel (m) + 1, 1, max_bytes);
+  [value, pos] = decode_node (bytes, nm + 1, 1, max_bytes, L);
   if (pos <= numel (bytes))
     error ("attention:channel", "grade_value: %d trailing bytes after the value",
            numel (bytes) - pos + 1);
@@ -191,30 +175,40 @@ function value = decode (bytes, max_bytes = 64 * 2^20)
 endfunction
 
 ## The node at byte POS; POS after it, and BUDGET left of the decoded size.
-function [x, pos, budget] = decode_node (bytes, pos, depth, budget)
-  if (depth > max_depth ())
-    error ("attention:channel", "grade_value: values nested deeper than %d", max_depth ());
+## Every count is checked against the bytes left before it is read or
+## allocated (inline: this runs once per element of a cell).
+function [x, pos, budget] = decode_node (bytes, pos, depth, budget, L)
+  if (depth > L.max_depth)
+    error ("attention:channel", "grade_value: values nested deeper than %d", L.max_depth);
   endif
-  [head, pos] = take (bytes, pos, 3, "node header");
-  code = double (head(1));
-  cplx = head(2);
-  nd = double (head(3));
-  [names, sizes] = class_table ();
-  if (code < 1 || code > numel (names))
-    error ("attention:channel", "grade_value: invalid class code %d at byte %d", code, pos - 3);
+  left = numel (bytes) - pos + 1;
+  if (left < 3)
+    truncated ("node header", pos, 3, left);
   endif
-  cls = names{code};
-  if (cplx > 1 || (cplx && ! any (strcmp (cls, {"double", "single"}))))
-    error ("attention:channel", "grade_value: invalid flags %d for a %s at byte %d", cplx, cls, pos - 2);
+  code = double (bytes(pos));
+  cplx = double (bytes(pos+1));
+  nd = double (bytes(pos+2));
+  if (code < 1 || code > numel (L.names))
+    error ("attention:channel", "grade_value: invalid class code %d at byte %d", code, pos);
   endif
-  if (nd < 2 || nd > max_dims ())
+  cls = L.names{code};
+  if (cplx > 1 || (cplx && code > 2))
+    error ("attention:channel", "grade_value: invalid flags %d for a %s at byte %d", cplx, cls, pos + 1);
+  endif
+  if (nd < 2 || nd > L.max_dims)
     error ("attention:channel", "grade_value: %d dimensions at byte %d (2 to %d allowed)",
-           nd, pos - 1, max_dims ());
+           nd, pos + 2, L.max_dims);
   endif
-  [raw, pos] = take (bytes, pos, 8 * nd, "dimensions");
-  dims = double (from_le (raw, "uint64"));
-  if (any (dims > max_dim ()))
-    error ("attention:channel", "grade_value: dimension %.0f larger than %d", max (dims), max_dim ());
+  pos += 3;
+  left -= 3;
+  if (left < 8 * nd)
+    truncated ("dimensions", pos, 8 * nd, left);
+  endif
+  dims = double (typecast (bytes(pos:pos + 8*nd - 1), "uint64"));
+  pos += 8 * nd;
+  left -= 8 * nd;
+  if (any (dims > L.max_dim))
+    error ("attention:channel", "grade_value: dimension %.0f larger than %d", max (dims), L.max_dim);
   endif
   ## Octave refuses sizes whose nonzero dimensions overflow its index, even
   ## when empty
@@ -222,46 +216,60 @@ function [x, pos, budget] = decode_node (bytes, pos, depth, budget)
     error ("attention:channel", "grade_value: dimensions %s too large", shape_str (dims));
   endif
   n = prod (dims);
-  ## the decoded size before allocating anything; a cell or struct element
-  ## costs 8 (and at least a node of input each, checked below)
-  cost = n * sizes(code) * (1 + double (cplx));
-  if (strcmp (cls, "struct"))
-    cost = 0;                     # charged with the field count
+  ## the decoded size, before anything is allocated; a cell element costs 8
+  ## (and a node of input at least, checked below); a struct is charged
+  ## with its field count
+  if (code != 14)
+    cost = n * L.sizes(code) * (1 + cplx);
+    if (cost > budget)
+      over_limit ();
+    endif
+    budget -= cost;
   endif
-  budget = charge (budget, cost);
-  switch (cls)
-    case "cell"
-      need (bytes, pos, n * min_node (), "cell elements");
+  switch (code)
+    case 13                                           # cell
+      if (left < n * L.min_node)
+        truncated ("cell elements", pos, n * L.min_node, left);
+      endif
       x = cell (dims);
       for k = 1:n
-        [x{k}, pos, budget] = decode_node (bytes, pos, depth + 1, budget);
+        [x{k}, pos, budget] = decode_node (bytes, pos, depth + 1, budget, L);
       endfor
-    case "struct"
-      [x, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n);
-    case "char"
-      [raw, pos] = take (bytes, pos, n, "char data");
-      x = reshape (char (raw), dims);
-    case "logical"
-      [raw, pos] = take (bytes, pos, n, "logical data");
-      if (any (raw > 1))
-        error ("attention:channel", "grade_value: a logical byte other than 0 or 1 before byte %d", pos);
-      endif
-      x = reshape (logical (raw), dims);
+    case 14                                           # struct
+      [x, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n, L);
     otherwise
-      [raw, pos] = take (bytes, pos, n * sizes(code), [cls " data"]);
-      x = reshape (from_le (raw, cls), dims);
-      if (cplx)
-        [raw, pos] = take (bytes, pos, n * sizes(code), [cls " imaginary data"]);
+      count = n * L.sizes(code) * (1 + cplx);
+      if (left < count)
+        truncated ([cls " data"], pos, count, left);
+      endif
+      raw = bytes(pos:pos + count - 1);
+      pos += count;
+      if (code == 12)
+        x = reshape (char (raw), dims);
+      elseif (code == 11)
+        if (any (raw > 1))
+          error ("attention:channel", "grade_value: a logical byte other than 0 or 1 before byte %d", pos);
+        endif
+        x = reshape (logical (raw), dims);
+      elseif (cplx)
+        half = count / 2;
         ## complex last: reshape would narrow a zero imaginary part away
-        x = complex (x, reshape (from_le (raw, cls), dims));
+        x = complex (reshape (typecast (raw(1:half), cls), dims),
+                     reshape (typecast (raw(half+1:end), cls), dims));
+      else
+        x = reshape (typecast (raw, cls), dims);
       endif
   endswitch
 endfunction
 
-function [s, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n)
+function [s, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n, L)
   [raw, pos] = take (bytes, pos, 2, "field count");
-  nf = double (from_le (raw, "uint16"));
-  budget = charge (budget, 8 * n * max (nf, 1));
+  nf = double (typecast (raw, "uint16"));
+  cost = 8 * n * max (nf, 1);
+  if (cost > budget)
+    over_limit ();
+  endif
+  budget -= cost;
   need (bytes, pos, 2 * nf, "field names");
   fields = cell (nf, 1);
   for f = 1:nf
@@ -277,10 +285,10 @@ function [s, pos, budget] = decode_struct (bytes, pos, depth, budget, dims, n)
   if (numel (unique (fields)) < nf)
     error ("attention:channel", "grade_value: duplicate struct field names");
   endif
-  need (bytes, pos, n * nf * min_node (), "struct values");
+  need (bytes, pos, n * nf * L.min_node, "struct values");
   values = cell (nf, n);
   for k = 1:n * nf
-    [values{k}, pos, budget] = decode_node (bytes, pos, depth + 1, budget);
+    [values{k}, pos, budget] = decode_node (bytes, pos, depth + 1, budget, L);
   endfor
   if (nf == 0)
     s = repmat (struct (), dims);
@@ -299,23 +307,17 @@ endfunction
 function need (bytes, pos, count, what)
   left = numel (bytes) - pos + 1;
   if (count > left)
-    error ("attention:channel", "grade_value: truncated input: %s at byte %d needs %.0f bytes, %d left",
-           what, pos, count, left);
+    truncated (what, pos, count, left);
   endif
 endfunction
 
-function budget = charge (budget, cost)
-  if (cost > budget)
-    error ("attention:channel", "grade_value: the value is larger than the limit (max_bytes)");
-  endif
-  budget -= cost;
+function truncated (what, pos, count, left)
+  error ("attention:channel", "grade_value: truncated input: %s at byte %d needs %.0f bytes, %d left",
+         what, pos, count, left);
 endfunction
 
-function x = from_le (raw, cls)
-  x = typecast (raw(:), cls);
-  if (big_endian ())
-    x = swapbytes (x);
-  endif
+function over_limit ()
+  error ("attention:channel", "grade_value: the value is larger than the limit (max_bytes)");
 endfunction
 
 %!function check_round_trip (x)
@@ -412,6 +414,7 @@ endfunction
 %!test
 %! check_round_trip ({});
 %! check_round_trip (cell (1, 0, 2));
+%! check_round_trip (num2cell (int32 (1:2000)));          # many nodes
 %! check_round_trip ({1, "two"; {int8(3), {}}, {true, {single(4)}}});
 %! s = struct ("a", {1, "x", {2}}, "b_2", {[], struct("c", {5; 6}), int16(7)});
 %! check_round_trip (s);
