@@ -15,18 +15,20 @@
 ## @qcode{"decode"}: the value of @var{bytes}, read strictly, as hostile
 ## input: nothing is evaluated, every length is checked against the bytes
 ## left before anything is allocated, and the input length and the decoded
-## size (the sum of element bytes over the whole tree, 8 per cell element
-## and per struct element and field) are at most @var{max_bytes} (default
-## 64 MiB).  Bytes that are not exactly one encoded value raise an
-## @code{attention:channel} error, never another.
+## size (the sum of element bytes over the whole tree, counting 8 per cell
+## element and per struct element and field, at least 8 per struct
+## element) are at most @var{max_bytes} (default 64 MiB).  Bytes that are
+## not exactly one encoded value raise an @code{attention:channel} error,
+## never another.
 ##
-## The format, little-endian (the only hosts supported): the header @samp{ATGV} and version byte 1,
-## then one node, then nothing.  A node: class code (uint8: 1 double,
-## 2 single, 3 int8, 4 uint8, 5 int16, 6 uint16, 7 int32, 8 uint32,
-## 9 int64, 10 uint64, 11 logical, 12 char, 13 cell, 14 struct), flags
-## (uint8: 1 = complex, double and single only), number of dimensions
-## (uint8, 2 to 32), the dimensions (uint64 each, at most 2^31-1), then
-## the data of its N elements in column-major order:
+## The format, little-endian (the only hosts supported): the header
+## @samp{ATGV} and version byte 1, then one node, then nothing.  A node:
+## class code (uint8: 1 double, 2 single, 3 int8, 4 uint8, 5 int16,
+## 6 uint16, 7 int32, 8 uint32, 9 int64, 10 uint64, 11 logical, 12 char,
+## 13 cell, 14 struct), flags (uint8: 1 = complex, double and single
+## only), number of dimensions (uint8, 2 to 32), the dimensions (uint64
+## each, at most 2^31-1, the product of the nonzero ones at most 2^53),
+## then the data of its N elements in column-major order:
 ## @itemize
 ## @item numeric: the N values raw; complex: the N real parts, then the N
 ## imaginary parts.
@@ -34,8 +36,8 @@
 ## @item cell: N nodes.
 ## @item struct: the number of fields F (uint16), each name as its length
 ## (uint8, 1 to 63) and bytes (a valid Octave identifier, all distinct),
-## then element-major the N×F values: element 1's F fields in name order,
-## then element 2's, and so on.
+## then element-major the N×F values: element 1's F fields in the order
+## of the names, then element 2's, and so on.
 ## @end itemize
 ## @end deftypefn
 
