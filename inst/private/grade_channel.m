@@ -32,12 +32,11 @@
 
 function varargout = grade_channel (action, varargin)
   persistent W = struct ("box", [], "pid", -1, "in", -1, "out", -1, "pending", uint8 ([]),
-                         "log", "", "lost", 0, "causes", {{}}, "deadline", Inf, "limit", Inf);
+                         "log", "", "causes", {{}}, "deadline", Inf, "limit", Inf);
   switch (action)
     case "open"
       W.box = varargin{1};
       W.log = "";
-      W.lost = 0;
       W.causes = {};
       W.deadline = Inf;
     case "deadline"
@@ -54,9 +53,6 @@ function varargout = grade_channel (action, varargin)
     case "close"
       W = stop (W, "");
       varargout{1} = W.log;
-      if (W.lost > 0)
-        varargout{1} = sprintf ("%s\n[... %d more bytes not kept]\n", W.log, W.lost);
-      endif
       W.box = [];
   endswitch
 endfunction
@@ -203,7 +199,6 @@ function W = keep_output (W, n)
   room = W.box.output * 1024 - numel (W.log);
   keep = min (n, room);
   W.log = [W.log, char(W.pending(1:keep))];
-  W.lost += n - keep;
   W.pending = W.pending(n+1:end);
 endfunction
 

@@ -16,7 +16,8 @@
 ## @samp{## Submission: a.m, b.m} (empty when there is none); each must be
 ## the file of a function (a name followed by @file{.m}).
 ## @var{forbidden}: the package functions the submission may not call,
-## from a header line @samp{## Forbidden: attn_softmax, attn_sdpa}.
+## from header lines @samp{## Forbidden: attn_softmax, attn_sdpa} (a
+## header may be given on several lines).
 ## Any other kind of block is an @code{attention:grader} error.
 ##
 ## @qcode{"feedback"}: the text for the student: a line per test with its
@@ -102,14 +103,13 @@ function [tests, functions, files, forbidden] = parse_grader (grader)
   endif
 endfunction
 
-## The names of a header line "## WHAT: a, b c" (commas or spaces).
+## The names of the header lines "## WHAT: a, b c" (commas or spaces).
 function names = header_list (text, what)
   names = {};
-  header = regexp (text, ['(?m)^\s*##\s*', what, ':\s*(.*?)\s*$'], "tokens", "once");
-  if (! isempty (header))
-    names = strtrim (strsplit (header{1}, {",", " "}));
-    names(cellfun (@isempty, names)) = [];
-  endif
+  for header = regexp (text, ['(?m)^\s*##\s*', what, ':\s*(.*?)\s*$'], "tokens")
+    names = [names, strtrim(strsplit (header{1}{1}, {",", " "}))];
+  endfor
+  names(cellfun (@isempty, names)) = [];
 endfunction
 
 function t = test_entry (comment, body, k, grader, line)

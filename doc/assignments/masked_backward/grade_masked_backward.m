@@ -1,6 +1,7 @@
 ## Grader for the assignment "write the backward pass of the masked block"
 ## (see handout.md).
 ## Submission: my_masked_backward.m
+## Forbidden: attn_backward, attn_sdpa_backward, attn_softmax_backward
 ##
 ##   attn_grade ("grade_masked_backward.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Your

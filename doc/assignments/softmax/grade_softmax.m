@@ -1,6 +1,7 @@
 ## Grader for the assignment "the masked row softmax and its gradient"
 ## (see handout.md).
 ## Submission: my_softmax.m, my_softmax_backward.m
+## Forbidden: attn_softmax, attn_softmax_backward
 ##
 ##   attn_grade ("grade_softmax.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Each test
