@@ -60,8 +60,10 @@
 ## KiB of the student's output that are kept (default 1024); more stops
 ## the worker.
 ## @item "sandbox"
-## @qcode{"auto"} (the strongest available), @qcode{"bwrap"} (required) or
-## @qcode{"none"} (a plain process: for a student checking their own work).
+## @qcode{"auto"} (the strongest available), @qcode{"bwrap"} (required),
+## @qcode{"uid"} (as root: an unprivileged uid of its own, without bwrap)
+## or @qcode{"none"} (a plain process: for a student checking their own
+## work).
 ## @end table
 ##
 ## @var{R} has @code{grader}, @code{submission}, @code{missing} (the
@@ -100,7 +102,7 @@ function R = attn_grade (grader, submission, varargin)
                          "total_time", 600, "real (0, Inf)"; "memory", 2048, "real [256, Inf)";
                          "disk", 256, "real [1, Inf)"; "processes", 64, "integer [4, 100000]";
                          "output", 1024, "real (0, Inf)";
-                         "sandbox", "auto", "one of auto, bwrap, none";
+                         "sandbox", "auto", "one of auto, bwrap, uid, none";
                          ## for attn_grade_class: the worker's uid slot, a copy of
                          ## the package made once for the class, and where the
                          ## result goes

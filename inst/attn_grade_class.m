@@ -98,7 +98,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
                         {"time_limit", 60, "real (0, Inf)"; "total_time", 600, "real (0, Inf)";
                          "memory", 2048, "real [256, Inf)"; "disk", 256, "real [1, Inf)";
                          "processes", 64, "integer [4, 100000]"; "output", 1024, "real (0, Inf)";
-                         "jobs", 0, "integer [0, 1000]"; "sandbox", "auto", "one of auto, bwrap, none";
+                         "jobs", 0, "integer [0, 1000]"; "sandbox", "auto", "one of auto, bwrap, uid, none";
                          "quiet", false, "flag"}, varargin);
   if (! (ischar (grader) && exist (grader, "file") == 2))
     error ("attention:file", "attn_grade_class: GRADER: expected a grader file, got %s",

@@ -23,7 +23,8 @@
 ## a plain process with resource limits, as the caller's user.
 ## @end table
 ## @var{want} @qcode{"auto"} takes the first that works; @qcode{"bwrap"}
-## requires it (an @code{attention:sandbox} error otherwise).
+## or @qcode{"uid"} requires that one (an @code{attention:sandbox} error
+## otherwise).
 ##
 ## @qcode{"command"}: the program and arguments for @code{popen2} that
 ## start the worker: a shell that joins the cgroups of @var{box}, then the
@@ -82,7 +83,12 @@ function kind = probe (want)
     return;
   endif
   kind = "none";
-  if (! strcmp (want, "none"))
+  if (strcmp (want, "uid"))
+    if (getuid () != 0 || system ("setpriv --version >/dev/null 2>&1") != 0)
+      error ("attention:sandbox", "the uid sandbox needs root and setpriv");
+    endif
+    kind = "uid";
+  elseif (! strcmp (want, "none"))
     box = struct ("kind", "bwrap", "uid", unused_uid (0));
     probe_cmd = strjoin (cellfun (@shell_quote, [drop_uid(box), bwrap_args(box, {}), {"true"}],
                                   "uniformoutput", false), " ");
