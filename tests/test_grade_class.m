@@ -99,3 +99,51 @@
 %!   confirm_recursive_rmdir (false, "local");
 %!   [~] = rmdir (root, "s");
 %! end_unwind_protect
+
+%!test
+%! ## Ctrl-C stops a class run cleanly: grades.csv holds the students graded
+%! ## so far, and no grading process or worker is left
+%! root = tempname ();
+%! subs = fullfile (root, "submissions");
+%! out = fullfile (root, "out");
+%! mkdir (root);
+%! mkdir (subs);
+%! grader = fullfile (root, "grade_twice.m");
+%! write (grader, ["## Submission: my_twice.m\n\n", ...
+%!                 "%%!test\n%%! assert (my_twice (1), 2);\n\n%%!test\n%%! assert (my_twice (2), 4);\n"]);
+%! for k = 1:6
+%!   put (subs, sprintf ("s%d", k), "  pause (1.5);\n  y = 2 * x;");
+%! endfor
+%! ## its scratch folders under ROOT, to tell its processes from others'
+%! mkdir (fullfile (root, "tmp"));
+%! script = child_script (sprintf ("setenv ('TMPDIR', '%s'); attn_grade_class ('%s', '%s', '%s', 'jobs', 2);",
+%!                                 fullfile (root, "tmp"), grader, subs, out));
+%! pid = system (sprintf ("exec octave-cli --no-history --norc %s > %s 2>&1", script,
+%!                        fullfile (root, "log.txt")), false, "async");
+%! unwind_protect
+%!   t0 = time ();
+%!   while (isempty (glob (fullfile (out, "*", "feedback.txt"))) && time () - t0 < 120)
+%!     pause (0.2);
+%!   endwhile
+%!   [~] = kill (pid, 2);
+%!   t0 = time ();
+%!   while (waitpid (pid, WNOHANG) != pid && time () - t0 < 60)
+%!     pause (0.2);
+%!   endwhile
+%!   csv = strsplit (strtrim (fileread (fullfile (out, "grades.csv"))), "\n");
+%!   assert (csv{1}, "student,score,points,time,status");
+%!   assert (numel (csv) - 1 >= 1 && numel (csv) - 1 < 6, "%d students graded", numel (csv) - 1);
+%!   assert (all (! cellfun (@isempty, regexp (csv(2:end), '^s\d,2,2,[\d.]+,ok$', "once"))));
+%!   pause (0.5);
+%!   ## grading processes (their environment names the submissions) and
+%!   ## workers (their command line names the scratch folder)
+%!   ## (a pattern that does not match the shell that runs it)
+%!   [~, left] = system (sprintf ("grep -l 'ATTN_GRADE_SUB=%s' /proc/[0-9]*/environ 2>/dev/null; pgrep -f '[%s]%s/tmp/'",
+%!                                subs, root(1), root(2:end)));
+%!   assert (strtrim (left), "");
+%! unwind_protect_cleanup
+%!   [~] = kill (pid, 9);
+%!   delete (script);
+%!   confirm_recursive_rmdir (false, "local");
+%!   [~] = rmdir (root, "s");
+%! end_unwind_protect
