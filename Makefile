@@ -11,7 +11,7 @@
 #                 side when Debian's python3-torch is installed)
 #   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
 #   make dist     attention-VERSION.tar.gz for pkg install: the student
-#                 package (assignments without solutions or wrong variants)
+#                 package (assignments without solutions or planted mistakes)
 #   make dist-instructor  attention-VERSION-instructor.tar.gz: the same with
 #                 the answer keys and the graders' self-tests
 #   make grade GRADER=file SUBMISSIONS=dir/ [GRADES=dir]  grade a class:
@@ -54,12 +54,12 @@ OPTIONAL_APT_PACKAGES = chromium
 DIST_TREES = src inst doc
 DIST_ALL = $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
     2>/dev/null || find $(DIST_TREES) -type f)))
-# The answer keys (solutions and planted wrong solutions of the
+# The answer keys (solutions and tables of planted mistakes of the
 # assignments) and the graders' self-tests go to instructors only.
 ANSWER_KEYS = $(shell printf '%s\n' $(DIST_ALL) \
-    | grep -E '^doc/assignments/[^/]+/(solution|wrong)/')
+    | grep -E '^doc/assignments/[^/]+/(solution/|mistakes.txt$$)')
 GRADER_TESTS = tests/test_assignments.m tests/test_grade_train_step.m \
-  tests/test_grade_class.m
+  tests/test_grade_class.m $(wildcard tests/test_grade_hostile*.m)
 DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
   $(filter-out $(ANSWER_KEYS),$(DIST_ALL))
 INSTRUCTOR_NAME := $(DISTNAME)-instructor

@@ -7,7 +7,7 @@
 #   2. Octave tests of the source tree tests/run_tests.m
 #   3. the demo runs                   doc/attention_demo.m
 #   4. install TARBALL into a temporary prefix, load it, spot checks
-#   5. no answer key (solution/, wrong/) in TARBALL or its installed copy
+#   5. no answer key (solution/, mistakes.txt) in TARBALL or its installed copy
 #   6. the installed package's tests   run_tests ("--installed", PREFIX)
 # A stage reports its counts in a last line "N passed, N failed" or
 # "N passed, N failed, N skipped"; a stage that exits non-zero without
@@ -79,12 +79,12 @@ stage "pkg install $(basename "$tarball") into a temporary prefix" \
   "${octave[@]}" --eval \
   "addpath ('$root/tests'); exit (install_check ('$tarball', '$prefix') > 0)"
 
-# The student package: graders and starters, but no solution or planted
-# wrong solution of an assignment, in the tarball or once installed.
+# The student package: graders and starters, but no solution or table of
+# planted mistakes of an assignment, in the tarball or once installed.
 answer_keys () {
   local keys graders
-  keys=$( { tar tzf "$tarball" | grep -E '/doc/assignments/[^/]+/(solution|wrong)(/|$)';
-            find "$prefix" -path '*/doc/assignments/*' \( -name solution -o -name wrong \) ; } )
+  keys=$( { tar tzf "$tarball" | grep -E '/doc/assignments/[^/]+/(solution(/|$)|mistakes\.txt$)';
+            find "$prefix" -path '*/doc/assignments/*' \( -name solution -o -name mistakes.txt \) ; } )
   graders=$(tar tzf "$tarball" | grep -cE '/doc/assignments/[^/]+/grade_[^/]+\.m$')
   if [ -n "$keys" ]; then
     printf 'answer keys shipped to students:\n%s\n' "$keys"
@@ -94,7 +94,7 @@ answer_keys () {
     echo "only $graders graders in $(basename "$tarball")"
     return 1
   fi
-  echo "$graders graders, no solution/ or wrong/ in $(basename "$tarball") or installed"
+  echo "$graders graders, no solution/ or mistakes.txt in $(basename "$tarball") or installed"
 }
 stage "No answer key in the student tarball or the installed package" answer_keys
 

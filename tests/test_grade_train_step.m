@@ -17,17 +17,8 @@
 %! for v = {"no_onehot", "no_bias_grad", "dD_no_residual", "dE_no_value_path", "sgd_head_only"}
 %!   assert (any (strcmp (["wrong/", v{1}], {rows.variant})), v{1});
 %! endfor
-
-%!test
-%! here = fileparts (fileparts (which ("attn_compare")));
-%! dir = fullfile (here, "doc", "assignments", "train_step");
-%! tmp = tempname ();
-%! mkdir (tmp);
-%! unwind_protect
-%!   copyfile (fullfile (dir, "wrong", "no_bias_grad", "my_train_step.m"), tmp);
-%!   R = attn_grade (fullfile (dir, "grade_train_step.m"), tmp, "quiet", true);
-%!   assert (regexp (R.tests(4).message, '^b_vocab \(1×5\): element \(1,1\) differs: expected [-\d.e]+, got 0 ', "once"), 1);
-%! unwind_protect_cleanup
-%!   confirm_recursive_rmdir (false, "local");
-%!   rmdir (tmp, "s");
-%! end_unwind_protect
+%! ## a wrong bias gradient is the first wrong quantity of the backward pass
+%! R = rows(strcmp ({rows.variant}, "wrong/no_bias_grad")).report;
+%! assert (regexp (R.tests(4).message, '^b_vocab \(1×5\): element \(1,1\) differs: expected [-\d.e]+, got 0 ', "once"), 1);
+%! ## calling attn_loss, which the grader forbids, fails every test
+%! assert (rows(strcmp ({rows.variant}, "wrong/calls_attn_loss")).score, 0);
