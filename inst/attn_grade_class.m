@@ -140,6 +140,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
   live = struct ("k", {}, "pid", {}, "slot", {}, "start", {});
   saved_dump = crash_dumps_octave_core (false);
   unwind_protect
+    grade_sandbox ("cgroup sweep");
     old = umask (0022);
     mkdir (scratch);
     grade_sandbox ("package", fullfile (scratch, "package"), forbidden);
@@ -168,6 +169,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
         if (pid != live(i).pid)
           stop_grading (live(i));
         endif
+        grade_sandbox ("cgroup remove", grade_sandbox ("cgroup name", live(i).pid, live(i).slot));
         k = live(i).k;
         S(k) = finish_student (S(k), live(i), report_file (scratch, k), out, opts);
         done(k) = true;

@@ -47,8 +47,8 @@
 ## name of the cgroup the grading process @var{pid} makes for its worker.
 ##
 ## @qcode{"cgroup"}: a cgroup (v1 or v2, where this process may create one)
-## with the memory and process limits of @var{limits}; an empty struct
-## where none can be made.  @qcode{"cgroup events"}: why the cgroup stopped
+## with the memory and process limits of @var{limits} and at most one core
+## of CPU; empty where none can be made.  @qcode{"cgroup events"}: why the cgroup stopped
 ## a process (@qcode{""} if it did not).
 ## @end deftypefn
 
@@ -72,6 +72,8 @@ function varargout = grade_sandbox (action, varargin)
       varargout{1} = cgroup_events (varargin{:});
     case "cgroup remove"
       cgroup_remove (varargin{:});
+    case "cgroup sweep"
+      cgroup_sweep ();
   endswitch
 endfunction
 
@@ -251,7 +253,7 @@ function cg = cgroup_create (name, limits)
   endif
   [mounts, own] = cgroup_places ();
   dirs = {};
-  for c = {"memory", "pids"}
+  for c = cgroup_controllers ()
     d = "";
     if (isfield (mounts.v1, c{1}) && isfield (own.v1, c{1}))
       d = fullfile (mounts.v1.(c{1}), own.v1.(c{1}), name);
@@ -280,10 +282,19 @@ function cg = cgroup_create (name, limits)
     write_text (fullfile (d{1}, "memory.max"), bytes);
     write_text (fullfile (d{1}, "memory.swap.max"), "0");
     write_text (fullfile (d{1}, "pids.max"), sprintf ("%d", limits.processes));
+    ## one core at most: a student's busy processes cannot slow another's tests
+    write_text (fullfile (d{1}, "cpu.cfs_period_us"), "100000");
+    write_text (fullfile (d{1}, "cpu.cfs_quota_us"), "100000");
+    write_text (fullfile (d{1}, "cpu.max"), "100000 100000");
   endfor
   if (isempty (dirs))
     cg = [];
   endif
+endfunction
+
+## The controllers a worker's cgroup limits: memory, processes, CPU.
+function c = cgroup_controllers ()
+  c = {"memory", "pids", "cpu"};
 endfunction
 
 function [mounts, own] = cgroup_places ()
@@ -298,7 +309,7 @@ function [mounts, own] = cgroup_places ()
     if (strcmp (f{sep+1}, "cgroup2"))
       mounts.v2 = f{5};
     elseif (strcmp (f{sep+1}, "cgroup"))
-      for c = intersect ({"memory", "pids"}, strsplit (f{sep+3}, ","))
+      for c = intersect (cgroup_controllers (), strsplit (f{sep+3}, ","))
         mounts.v1.(c{1}) = f{5};
       endfor
     endif
@@ -310,7 +321,7 @@ function [mounts, own] = cgroup_places ()
     elseif (isempty (f{1}))
       own.v2 = f{2};
     endif
-    for c = intersect ({"memory", "pids"}, strsplit (f{1}, ","))
+    for c = intersect (cgroup_controllers (), strsplit (f{1}, ","))
       own.v1.(c{1}) = f{2};
     endfor
   endfor
@@ -345,30 +356,50 @@ function cgroup_kill (cg)
   endfor
 endfunction
 
+## The folders under which this process makes cgroups.
+function parents = cgroup_parents ()
+  [mounts, own] = cgroup_places ();
+  parents = {};
+  for c = cgroup_controllers ()
+    if (isfield (mounts.v1, c{1}) && isfield (own.v1, c{1}))
+      parents{end+1} = fullfile (mounts.v1.(c{1}), own.v1.(c{1}));
+    endif
+  endfor
+  if (! isempty (mounts.v2) && ! isempty (own.v2))
+    parents{end+1} = fullfile (mounts.v2, own.v2);
+  endif
+  parents = unique (parents);
+endfunction
+
 ## CG: as made, or its name (after its maker was killed).
 function cgroup_remove (cg)
   if (ischar (cg))
-    [mounts, own] = cgroup_places ();
-    dirs = {};
-    for c = {"memory", "pids"}
-      if (isfield (mounts.v1, c{1}) && isfield (own.v1, c{1}))
-        dirs{end+1} = fullfile (mounts.v1.(c{1}), own.v1.(c{1}), cg);
-      endif
-    endfor
-    if (! isempty (mounts.v2) && ! isempty (own.v2))
-      dirs{end+1} = fullfile (mounts.v2, own.v2, cg);
-    endif
+    dirs = fullfile (cgroup_parents (), cg);
     cg = struct ("dirs", {dirs(cellfun (@isfolder, dirs))});
   endif
   if (isempty (cg) || isempty (cg.dirs))
     return;
   endif
-  for attempt = 1:50
+  for attempt = 1:250
     cgroup_kill (cg);
     if (all (cellfun (@(d) rmdir (d), cg.dirs) | ! cellfun (@isfolder, cg.dirs)))
       return;
     endif
     pause (0.02);
+  endfor
+endfunction
+
+function cgroup_sweep ()
+  if (getuid () != 0)
+    return;
+  endif
+  for parent = cgroup_parents ()
+    for d = glob (fullfile (parent{1}, "attn-grade-*-*"))'
+      pid = str2double (regexp (d{1}, 'attn-grade-(\d+)-\d+$', "tokens", "once"));
+      if (! isempty (pid) && ! isfolder (sprintf ("/proc/%d", pid)))
+        cgroup_remove (struct ("dirs", {d}));
+      endif
+    endfor
   endfor
 endfunction
 
