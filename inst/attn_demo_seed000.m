@@ -163,10 +163,10 @@ endfunction
 %! ids = attn_encode (m.src_vocab, {"the", "river", "bank", "<eos>"});
 %! tgt = attn_encode (m.tgt_vocab, {"<bos>", "la", "rive"});
 %! x = m.src_embed(ids,:) + m.src_pos(1:4,:);
-%! [ref.E, ref.enc] = ref_block ("self", x, [], m.encoder(1).self);
+%! [ref.E, ref.enc] = attn_ref_block ("self", x, [], m.encoder(1).self);
 %! y = m.tgt_embed(tgt,:) + m.tgt_pos(1:3,:);
-%! [ref.S, ref.self] = ref_block ("masked", y, [], m.decoder(1).self);
-%! [ref.C, ref.cross] = ref_block ("cross", ref.S, ref.E, m.decoder(1).cross);
+%! [ref.S, ref.self] = attn_ref_block ("masked", y, [], m.decoder(1).self);
+%! [ref.C, ref.cross] = attn_ref_block ("cross", ref.S, ref.E, m.decoder(1).cross);
 %! ref.logits = ref.C * m.W_vocab + m.b_vocab;
 %! ref.probs = exp (ref.logits - max (ref.logits, [], 2));
 %! ref.probs ./= sum (ref.probs, 2);

@@ -133,10 +133,10 @@ endfunction
 %! src = attn_encode (m.src_vocab, {"the", "river", "bank", "<eos>"});
 %! tgt = attn_encode (m.tgt_vocab, {"<bos>", "la"});
 %! ref.source_rows = m.src_embed(src,:) + m.src_pos(1:4,:);
-%! [ref.encoded, ref.enc] = ref_block ("self", ref.source_rows, [], m.encoder(1).self);
+%! [ref.encoded, ref.enc] = attn_ref_block ("self", ref.source_rows, [], m.encoder(1).self);
 %! ref.target_rows = m.tgt_embed(tgt,:) + m.tgt_pos(1:2,:);
-%! [ref.after_self, ref.self] = ref_block ("masked", ref.target_rows, [], m.decoder(1).self);
-%! [ref.after_cross, ref.cross] = ref_block ("cross", ref.after_self, ref.encoded, m.decoder(1).cross);
+%! [ref.after_self, ref.self] = attn_ref_block ("masked", ref.target_rows, [], m.decoder(1).self);
+%! [ref.after_cross, ref.cross] = attn_ref_block ("cross", ref.after_self, ref.encoded, m.decoder(1).cross);
 %! ref.logits = ref.after_cross * m.W_vocab + m.b_vocab;
 %! ref.probs = exp (ref.logits - max (ref.logits, [], 2));
 %! ref.probs ./= sum (ref.probs, 2);

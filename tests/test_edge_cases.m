@@ -139,21 +139,21 @@
 %!               "W_V", randn (d_src, h), "W_O", randn (h, d), "heads", h);
 %!   D = randn (n, d);  E = randn (m, d_src);
 %!   [Y, T] = attn_cross (D, E, B);
-%!   [Yr, Tr] = ref_block ("cross", D, E, B);
+%!   [Yr, Tr] = attn_ref_block ("cross", D, E, B);
 %!   ref_assert_close (Y, Yr, 1e-12);
 %!   ref_assert_close (T, Tr, 1e-12, {"Q", "K", "V", "scores", "A", "message"});
 %!   dY = randn (n, d);
-%!   ref_assert_close (attn_backward (dY, T, B), ref_block_backward (dY, Tr, B),
+%!   ref_assert_close (attn_backward (dY, T, B), attn_ref_block_backward (dY, Tr, B),
 %!                     1e-12);
 %!   if (n == m && d == d_src)
 %!     B.W_K = B.W_K(1:d,:);
 %!     for kind = {"self", "masked"}
 %!       f = ["attn_" kind{1}];
 %!       [Y, T] = feval (f, D, B);
-%!       [Yr, Tr] = ref_block (kind{1}, D, [], B);
+%!       [Yr, Tr] = attn_ref_block (kind{1}, D, [], B);
 %!       ref_assert_close (Y, Yr, 1e-12);
 %!       ref_assert_close (attn_backward (dY, T, B),
-%!                         ref_block_backward (dY, Tr, B), 1e-12);
+%!                         attn_ref_block_backward (dY, Tr, B), 1e-12);
 %!     endfor
 %!   endif
 %! endfor

@@ -1,6 +1,6 @@
 ## Forward passes of seed 003's other families (attn_family) against a plain
 ## Octave reference written here from the definitions (blocks by
-## tests/reference/ref_block), one sentence at a time, while the package runs
+## tests/reference/attn_ref_block), one sentence at a time, while the package runs
 ## a padded batch of two.
 
 %!function Y = ref_ln (X, P)
@@ -10,7 +10,7 @@
 
 ## one layer of a stack: attention then FFN, each as a residual sublayer
 %!function x = ref_layer (x, p, kind, norm)
-%!  subs = {@(z) ref_block (kind, z, z, p.self)};
+%!  subs = {@(z) attn_ref_block (kind, z, z, p.self)};
 %!  names = {"norm_self"};
 %!  if (isfield (p, "ffn"))
 %!    f = p.ffn;

@@ -3,14 +3,14 @@
 ## (relative 1e-7, step 1e-6) for every input and weight.
 
 %!test
-%! ## attn_sdpa_backward against ref_sdpa_backward
+%! ## attn_sdpa_backward against attn_ref_sdpa_backward
 %! randn ("state", 21);  rand ("state", 21);
 %! cases = kernel_cases ("sdpa");
 %! for c = 1:rows (cases)
 %!   [Q, K, V, allow] = kernel_sdpa_inputs (cases(c,:));
-%!   [M, A] = ref_sdpa (Q, K, V, allow);
+%!   [M, A] = attn_ref_sdpa (Q, K, V, allow);
 %!   dM = randn (size (M));
-%!   [dQ_ref, dK_ref, dV_ref] = ref_sdpa_backward (dM, Q, K, V, A);
+%!   [dQ_ref, dK_ref, dV_ref] = attn_ref_sdpa_backward (dM, Q, K, V, A);
 %!   [dQ, dK, dV] = attn_sdpa_backward (dM, Q, K, V, A);
 %!   ref_assert_close (dQ, dQ_ref, 1e-12);
 %!   ref_assert_close (dK, dK_ref, 1e-12);
@@ -18,15 +18,15 @@
 %! endfor
 
 %!test
-%! ## attn_backward against ref_block_backward, on the MEX's own trace
+%! ## attn_backward against attn_ref_block_backward, on the MEX's own trace
 %! randn ("state", 22);  rand ("state", 22);
 %! cases = kernel_cases ("block");
 %! for c = 1:rows (cases)
 %!   kind = cases{c,1};
 %!   [B, Xq, Xkv, key_allow, dY] = kernel_block_inputs (cases(c,:));
-%!   [~, T_ref] = ref_block (kind, Xq, Xkv, B, key_allow);
+%!   [~, T_ref] = attn_ref_block (kind, Xq, Xkv, B, key_allow);
 %!   [~, T] = mex_block (kind, Xq, Xkv, B, key_allow);
-%!   ref_assert_close (attn_backward (dY, T, B), ref_block_backward (dY, T_ref, B), 1e-12);
+%!   ref_assert_close (attn_backward (dY, T, B), attn_ref_block_backward (dY, T_ref, B), 1e-12);
 %! endfor
 
 %!test

@@ -8,7 +8,7 @@
 %! cases = kernel_cases ("sdpa");
 %! for c = 1:rows (cases)
 %!   [Q, K, V, allow] = kernel_sdpa_inputs (cases(c,:));
-%!   [M_ref, A_ref, S_ref] = ref_sdpa (Q, K, V, allow);
+%!   [M_ref, A_ref, S_ref] = attn_ref_sdpa (Q, K, V, allow);
 %!   if (isempty (allow))
 %!     [M, A, S] = attn_sdpa (Q, K, V);
 %!   else
@@ -23,7 +23,7 @@
 %! ## attn_sdpa with one output returns the message alone
 %! randn ("state", 12);
 %! Q = randn (3, 2);  K = randn (4, 2);  V = randn (4, 5);
-%! assert (attn_sdpa (Q, K, V), ref_sdpa (Q, K, V), 1e-12);
+%! assert (attn_sdpa (Q, K, V), attn_ref_sdpa (Q, K, V), 1e-12);
 
 %!test
 %! ## attn_self, attn_masked, attn_cross: Y and every trace field
@@ -34,7 +34,7 @@
 %! for c = 1:rows (cases)
 %!   kind = cases{c,1};
 %!   [B, Xq, Xkv, key_allow] = kernel_block_inputs (cases(c,:));
-%!   [Y_ref, T_ref] = ref_block (kind, Xq, Xkv, B, key_allow);
+%!   [Y_ref, T_ref] = attn_ref_block (kind, Xq, Xkv, B, key_allow);
 %!   [Y, T] = mex_block (kind, Xq, Xkv, B, key_allow);
 %!   ref_assert_close (Y, Y_ref, 1e-12);
 %!   if (strcmp (kind, "cross"))
@@ -53,7 +53,7 @@
 %! assert (attn_self (X, B), attn_self (X, B, true (3, 2)), 1e-12);
 %! assert (attn_masked (X, B), attn_masked (X, B, true (3, 2)), 1e-12);
 %! assert (attn_cross (X, E, B_cross), attn_cross (X, E, B_cross, true (5, 2)), 1e-12);
-%! assert (attn_cross (X, E, B_cross), ref_block ("cross", X, E, B_cross), 1e-12);
+%! assert (attn_cross (X, E, B_cross), attn_ref_block ("cross", X, E, B_cross), 1e-12);
 
 %!test
 %! ## results of 1 MiB or more are arrays Octave makes and the gateway fills
@@ -64,15 +64,15 @@
 %! B = ref_rand_block (d, d, h, 4, 4);
 %! X = randn (n, d);
 %! key_allow = rand (n, 1) > 0.1;
-%! [Y_ref, T_ref] = ref_block ("masked", X, [], B, key_allow);
+%! [Y_ref, T_ref] = attn_ref_block ("masked", X, [], B, key_allow);
 %! [Y, T] = attn_masked (X, B, key_allow);
 %! assert (numel (T.A) * 8 >= 32 * 2^20);
 %! ref_assert_close (Y, Y_ref, 1e-12);
 %! ref_assert_close (T, T_ref, 1e-12, {"Q", "K", "V", "scores", "A", "message", "out"});
 %! dY = randn (n, d);
-%! ref_assert_close (attn_backward (dY, T, B), ref_block_backward (dY, T_ref, B), 1e-12);
+%! ref_assert_close (attn_backward (dY, T, B), attn_ref_block_backward (dY, T_ref, B), 1e-12);
 %! Q = randn (2048, 3);  K = randn (2048, 3);  V = randn (2048, 2);
-%! [M_ref, A_ref, S_ref] = ref_sdpa (Q, K, V, "causal");
+%! [M_ref, A_ref, S_ref] = attn_ref_sdpa (Q, K, V, "causal");
 %! [M, A, S] = attn_sdpa (Q, K, V, "causal");
 %! ref_assert_close (M, M_ref, 1e-12);
 %! ref_assert_close (A, A_ref, 1e-12);

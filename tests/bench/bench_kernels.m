@@ -1,6 +1,6 @@
 ## Benchmark of the attention kernels: the MEX blocks against the plain
-## vectorised Octave reference (tests/reference/), forward + backward, in one
-## run.  Run by `make bench`; needs src/ and tests/reference/ on the path.
+## vectorised Octave reference (attn_ref_sdpa, attn_ref_block), forward +
+## backward, in one run.  Run by `make bench`.
 ##
 ##  (a) toy size n = 4, d = 3, h = 1: µs per forward+backward call
 ##      (median over runs of many calls) for self, masked and cross blocks;
@@ -53,7 +53,7 @@ function t = time_step (fwd, args, bwd, dY, B, reps, runs)
   t = median (t);
 endfunction
 
-## The MEX block of each kind with its arguments, and ref_block's arguments.
+## The MEX block of each kind with its arguments, and attn_ref_block's arguments.
 function [fwd, args, ref_args] = block_call (kind, X, E, B)
   switch (kind)
     case "self"
@@ -90,7 +90,7 @@ for kind = {"self", "masked", "cross"}
   dY = randn (n, d);
   [fwd, args, ref_args] = block_call (kind{1}, X, E, B);
   t_mex = time_step (fwd, args, @attn_backward, dY, B, 5000, 7);
-  t_ref = time_step (@ref_block, ref_args, @ref_block_backward, dY, B, 500, 7);
+  t_ref = time_step (@attn_ref_block, ref_args, @attn_ref_block_backward, dY, B, 500, 7);
   toy_ratio(end+1) = t_ref / t_mex;
   t_ref_toy(end+1) = t_ref;
   printf ("%-8s %12.1f %12.1f %8.1fx\n", kind{1}, 1e6 * t_mex, 1e6 * t_ref, toy_ratio(end));
@@ -136,14 +136,14 @@ rate_head = 2 * 512 * 64 * 512 / time_per_call (@() Ah * Bh, 40, 5);
 [fwd, args, ref_args] = block_call ("masked", X, [], B);
 time_step (fwd, args, @attn_backward, dY, B, 1, 1);          # warm up
 t_mex = time_step (fwd, args, @attn_backward, dY, B, 1, 7);
-t_ref = time_step (@ref_block, ref_args, @ref_block_backward, dY, B, 1, 5);
+t_ref = time_step (@attn_ref_block, ref_args, @attn_ref_block_backward, dY, B, 1, 5);
 ## Time the products would take at the measured dgemm rates: the ideal.
 t_ideal = flops_big / rate_big + flops_head / rate_head;
 
 [Y_mex, T_mex] = attn_masked (X, B);
-[Y_ref, T_ref] = ref_block ("masked", X, [], B);
+[Y_ref, T_ref] = attn_ref_block ("masked", X, [], B);
 G_mex = attn_backward (dY, T_mex, B);
-G_ref = ref_block_backward (dY, T_ref, B);
+G_ref = attn_ref_block_backward (dY, T_ref, B);
 relgap = @(a, b) norm (a(:) - b(:)) / norm (b(:));
 gap = max ([relgap(Y_mex, Y_ref), cellfun(@(f) relgap (G_mex.(f), G_ref.(f)),
                                           fieldnames (G_ref))']);

@@ -4,8 +4,8 @@
 ##
 ## "plain Octave" runs the package's own model code with the attention
 ## kernels (attn_self, attn_masked, attn_cross, attn_backward, attn_sdpa)
-## replaced by the vectorised reference of tests/reference/ (ref_block,
-## ref_block_backward, ref_sdpa): the wrappers are written to a temporary
+## replaced by the package's plain-Octave definitions (attn_ref_block,
+## attn_ref_block_backward, attn_ref_sdpa): the wrappers are written to a temporary
 ## folder put first on the path, so the model glue, embeddings, FFN,
 ## LayerNorm, head and optimiser are the same .m code in both columns.
 ##
@@ -37,11 +37,11 @@ endfunction
 function dir = plain_kernels ()
   dir = tempname ();
   mkdir (dir);
-  wrap = {"attn_self",     "function [Y, T] = attn_self (X, B, a = [], mode = \"\")\n  [Y, T] = ref_block (\"self\", X, [], B, a);\nendfunction\n"
-          "attn_masked",   "function [Y, T] = attn_masked (X, B, a = [], mode = \"\")\n  [Y, T] = ref_block (\"masked\", X, [], B, a);\nendfunction\n";
-          "attn_cross",    "function [Y, T] = attn_cross (D, E, B, a = [], mode = \"\")\n  [Y, T] = ref_block (\"cross\", D, E, B, a);\nendfunction\n";
-          "attn_backward", "function G = attn_backward (dY, T, B)\n  G = ref_block_backward (dY, T, B);\nendfunction\n";
-          "attn_sdpa",     "function [M, A, S] = attn_sdpa (varargin)\n  [M, A, S] = ref_sdpa (varargin{:});\nendfunction\n"};
+  wrap = {"attn_self",     "function [Y, T] = attn_self (X, B, a = [], mode = \"\")\n  [Y, T] = attn_ref_block (\"self\", X, [], B, a);\nendfunction\n"
+          "attn_masked",   "function [Y, T] = attn_masked (X, B, a = [], mode = \"\")\n  [Y, T] = attn_ref_block (\"masked\", X, [], B, a);\nendfunction\n";
+          "attn_cross",    "function [Y, T] = attn_cross (D, E, B, a = [], mode = \"\")\n  [Y, T] = attn_ref_block (\"cross\", D, E, B, a);\nendfunction\n";
+          "attn_backward", "function G = attn_backward (dY, T, B)\n  G = attn_ref_block_backward (dY, T, B);\nendfunction\n";
+          "attn_sdpa",     "function [M, A, S] = attn_sdpa (varargin)\n  [M, A, S] = attn_ref_sdpa (varargin{:});\nendfunction\n"};
   for i = 1:rows (wrap)
     fid = fopen (fullfile (dir, [wrap{i,1} ".m"]), "w");
     fprintf (fid, wrap{i,2});

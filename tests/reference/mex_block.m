@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{Y}, @var{T}] =} mex_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} mex_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B}, @var{key_allow})
-## Call the package's block of @var{kind} with @code{ref_block}'s arguments.
+## Call the package's block of @var{kind} with @code{attn_ref_block}'s arguments.
 ##
 ## @qcode{"self"} and @qcode{"masked"} call @code{attn_self (Xq, B, key_allow)}
 ## and @code{attn_masked (Xq, B, key_allow)} (@var{Xkv} is ignored);
@@ -11,7 +11,7 @@
 ## @example
 ## [Y, T] = mex_block ("cross", D, E, B, key_allow);
 ## @end example
-## @seealso{ref_block}
+## @seealso{attn_ref_block}
 ## @end deftypefn
 
 function [Y, T] = mex_block (kind, Xq, Xkv, B, key_allow = [])

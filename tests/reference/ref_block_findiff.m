@@ -3,7 +3,7 @@
 ## Central finite-difference gradients of a block, field by field.
 ##
 ## The loss is L = sum (dY(:) .* Y(:)) with Y = fwd (kind, Xq, Xkv, B,
-## key_allow), so dL/dY = @var{dY}.  @var{fwd} is @code{@@ref_block} or
+## key_allow), so dL/dY = @var{dY}.  @var{fwd} is @code{@@attn_ref_block} or
 ## @code{@@mex_block}.  @var{G} has the fields of a block gradient:
 ## @code{W_Q}, @code{W_K}, @code{W_V}, @code{W_O} and @code{dX} (self,
 ## masked: X perturbed as both query and key/value source) or @code{dD},
@@ -15,7 +15,7 @@
 ## ref_assert_close (attn_backward (dY, T, B), G_fd, 1e-7);
 ## @end group
 ## @end example
-## @seealso{ref_findiff, ref_block_backward}
+## @seealso{ref_findiff, attn_ref_block_backward}
 ## @end deftypefn
 
 function G = ref_block_findiff (fwd, kind, Xq, Xkv, B, key_allow, dY)

@@ -18,7 +18,7 @@
 ##
 ## @var{r}: @code{source_rows}, @code{encoded}, @code{target_rows},
 ## @code{decoder_out}, @code{logits}, @code{probs}.
-## @seealso{ref_block}
+## @seealso{attn_ref_block}
 ## @end deftypefn
 
 function r = ref_model_forward (m, src, tgt)

@@ -1,9 +1,10 @@
 ## -*- texinfo -*-
-## @deftypefn {} {[@var{dQ}, @var{dK}, @var{dV}] =} ref_sdpa_backward (@var{dM}, @var{Q}, @var{K}, @var{V}, @var{A})
-## Gradients of scaled dot-product attention in plain Octave (reference).
+## @deftypefn {} {[@var{dQ}, @var{dK}, @var{dV}] =} attn_ref_sdpa_backward (@var{dM}, @var{Q}, @var{K}, @var{V}, @var{A})
+## Gradients of scaled dot-product attention in plain Octave: the readable
+## definition that attn_sdpa_backward is tested against.
 ##
 ## @var{dM} = dL/dM is n×dv×P@dots{}; @var{Q}, @var{K}, @var{V}, @var{A} are
-## the inputs and weights of the forward call @code{ref_sdpa}.  Returns
+## the inputs and weights of the forward call @code{attn_ref_sdpa}.  Returns
 ## dL/dQ, dL/dK, dL/dV with the shapes of @var{Q}, @var{K}, @var{V}.
 ##
 ## @example
@@ -17,10 +18,10 @@
 ## @end example
 ##
 ## Disallowed entries have A = 0, hence dS = 0: the mask needs no argument.
-## @seealso{ref_sdpa}
+## @seealso{attn_ref_sdpa}
 ## @end deftypefn
 
-function [dQ, dK, dV] = ref_sdpa_backward (dM, Q, K, V, A)
+function [dQ, dK, dV] = attn_ref_sdpa_backward (dM, Q, K, V, A)
   dk = columns (Q);
   P = prod (size (Q)(3:end));
   dQ = zeros (size (Q));
@@ -43,9 +44,9 @@ endfunction
 %! Q = randn (n, dk, 2);  K = randn (m, dk, 2);  V = randn (m, dv, 2);
 %! allow = rand (n, m) > 0.3;  allow(1,:) = false;   # row 1 fully masked
 %! R = randn (n, dv, 2);
-%! [~, A] = ref_sdpa (Q, K, V, allow);
-%! [dQ, dK, dV] = ref_sdpa_backward (R, Q, K, V, A);
-%! loss = @(q, k, v) sum (R(:) .* reshape (ref_sdpa (q, k, v, allow), [], 1));
+%! [~, A] = attn_ref_sdpa (Q, K, V, allow);
+%! [dQ, dK, dV] = attn_ref_sdpa_backward (R, Q, K, V, A);
+%! loss = @(q, k, v) sum (R(:) .* reshape (attn_ref_sdpa (q, k, v, allow), [], 1));
 %! h = 1e-6;
 %! assert (ref_findiff (@(q) loss (q, K, V), Q, h), dQ, 1e-8);
 %! assert (ref_findiff (@(k) loss (Q, k, V), K, h), dK, 1e-8);

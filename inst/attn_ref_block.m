@@ -1,7 +1,9 @@
 ## -*- texinfo -*-
-## @deftypefn  {} {[@var{Y}, @var{T}] =} ref_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B})
-## @deftypefnx {} {[@var{Y}, @var{T}] =} ref_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B}, @var{key_allow})
-## One attention block with its residual, in plain Octave (reference).
+## @deftypefn  {} {[@var{Y}, @var{T}] =} attn_ref_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B})
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_ref_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B}, @var{key_allow})
+## One attention block with its residual, in plain Octave: the readable
+## definition that the attention kernels attn_self, attn_masked and
+## attn_cross are tested against.
 ##
 ## @var{kind} is @qcode{"self"}, @qcode{"masked"} (row i reads keys j <= i)
 ## or @qcode{"cross"}.  Queries come from @var{Xq} (n×d×Bt), keys and values
@@ -19,15 +21,15 @@
 ## @group
 ## B = struct ("W_Q", eye (3), "W_K", eye (3), "W_V", eye (3),
 ##             "W_O", eye (3), "heads", 1);
-## [Y, T] = ref_block ("masked", magic (3), [], B);
+## [Y, T] = attn_ref_block ("masked", magic (3), [], B);
 ## T.A(1,:)    % the first token reads only itself
 ##   @result{} 1 0 0
 ## @end group
 ## @end example
-## @seealso{ref_block_backward, ref_sdpa}
+## @seealso{attn_ref_block_backward, attn_ref_sdpa}
 ## @end deftypefn
 
-function [Y, T] = ref_block (kind, Xq, Xkv, B, key_allow = [])
+function [Y, T] = attn_ref_block (kind, Xq, Xkv, B, key_allow = [])
   if (isempty (Xkv))
     Xkv = Xq;
   endif
@@ -53,7 +55,7 @@ function [Y, T] = ref_block (kind, Xq, Xkv, B, key_allow = [])
   allow = allow & true (n, m, h, Bt);
 
   ## Head j is columns (j-1)*dk+1 : j*dk, so a reshape splits the heads out.
-  [M, A, scores] = ref_sdpa (reshape (Q, n, dk, h, Bt),
+  [M, A, scores] = attn_ref_sdpa (reshape (Q, n, dk, h, Bt),
                              reshape (K, m, dk, h, Bt),
                              reshape (V, m, dv, h, Bt), allow);
   message = reshape (M, n, h * dv, Bt);
@@ -84,7 +86,7 @@ endfunction
 %! B = struct ("W_Q", eye (3), "W_K", eye (3), "W_V", eye (3),
 %!             "W_O", eye (3), "heads", 1);
 %! X = magic (3);
-%! [Y, T] = ref_block ("masked", X, [], B);
+%! [Y, T] = attn_ref_block ("masked", X, [], B);
 %! assert (T.A(1,:), [1 0 0]);
 %! assert (Y(1,:), 2 * X(1,:));
 %! assert (T.scores(1,2:3), [-Inf -Inf]);
@@ -96,12 +98,12 @@ endfunction
 %! B = struct ("W_Q", randn (3, 4), "W_K", randn (2, 4), "W_V", randn (2, 6),
 %!             "W_O", randn (6, 3), "heads", 2);
 %! ka = logical ([1 1 1 0 0; 1 1 1 1 1]');
-%! [Y, T] = ref_block ("cross", X, E, B, ka);
+%! [Y, T] = attn_ref_block ("cross", X, E, B, ka);
 %! for j = 1:2
 %!   Bj = struct ("W_Q", B.W_Q(:,2*j-1:2*j), "W_K", B.W_K(:,2*j-1:2*j),
 %!                "W_V", B.W_V(:,3*j-2:3*j), "W_O", B.W_O(3*j-2:3*j,:),
 %!                "heads", 1);
-%!   [~, Tj] = ref_block ("cross", X, E, Bj, ka);
+%!   [~, Tj] = attn_ref_block ("cross", X, E, Bj, ka);
 %!   assert (squeeze (T.A(:,:,j,:)), squeeze (Tj.A), 1e-14);
 %!   assert (T.message(:,3*j-2:3*j,:), Tj.message, 1e-14);
 %! endfor

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
-## @deftypefn  {} {[@var{M}, @var{A}, @var{S}] =} ref_sdpa (@var{Q}, @var{K}, @var{V})
-## @deftypefnx {} {[@var{M}, @var{A}, @var{S}] =} ref_sdpa (@var{Q}, @var{K}, @var{V}, @var{allow})
-## Scaled dot-product attention in plain Octave: the test suite's reference.
+## @deftypefn  {} {[@var{M}, @var{A}, @var{S}] =} attn_ref_sdpa (@var{Q}, @var{K}, @var{V})
+## @deftypefnx {} {[@var{M}, @var{A}, @var{S}] =} attn_ref_sdpa (@var{Q}, @var{K}, @var{V}, @var{allow})
+## Scaled dot-product attention in plain Octave: the readable definition
+## that attn_sdpa is tested against.
 ##
 ## @var{Q} is n×dk×P@dots{}, @var{K} m×dk×P@dots{}, @var{V} m×dv×P@dots{};
 ## every trailing index (heads, batch) is an independent "page".
@@ -19,10 +20,10 @@
 ## @end example
 ##
 ## Written from the formulas, independently of the MEX code.
-## @seealso{ref_sdpa_backward, ref_block}
+## @seealso{attn_ref_sdpa_backward, attn_ref_block}
 ## @end deftypefn
 
-function [M, A, S] = ref_sdpa (Q, K, V, allow = [])
+function [M, A, S] = attn_ref_sdpa (Q, K, V, allow = [])
   [n, dk, ~] = size (Q);
   m = rows (K);
   dv = columns (V);
@@ -61,22 +62,22 @@ endfunction
 
 %!test
 %! ## one key: the message is that key's value
-%! [M, A] = ref_sdpa ([1 2; 3 4], [5 6], [7 8 9]);
+%! [M, A] = attn_ref_sdpa ([1 2; 3 4], [5 6], [7 8 9]);
 %! assert (A, [1; 1]);
 %! assert (M, [7 8 9; 7 8 9]);
 
 %!test
 %! ## seed 004: q = [0 1 2 0] against keys 2*I
-%! [~, A, S] = ref_sdpa ([0 1 2 0], 2*eye (4), eye (4));
+%! [~, A, S] = attn_ref_sdpa ([0 1 2 0], 2*eye (4), eye (4));
 %! assert (S, [0 1 2 0]);
 %! assert (A, exp ([0 1 2 0]) / sum (exp ([0 1 2 0])), 1e-15);
 
 %!test
 %! ## causal with n < m, and a fully masked row when n > m
-%! [~, A] = ref_sdpa (rand (2, 3), rand (4, 3), rand (4, 2), "causal");
+%! [~, A] = attn_ref_sdpa (rand (2, 3), rand (4, 3), rand (4, 2), "causal");
 %! assert (A(:,end) == 0 | (1:2)' == 2, true (2, 1));
 %! assert (sum (A, 2), [1; 1], 1e-15);
-%! [M, A] = ref_sdpa (rand (3, 2), rand (2, 2), rand (2, 2), "causal");
+%! [M, A] = attn_ref_sdpa (rand (3, 2), rand (2, 2), rand (2, 2), "causal");
 %! assert (A(1,:), [0 0]);
 %! assert (M(1,:), [0 0]);
 %! assert (all (isfinite (A(:))));

@@ -1,8 +1,9 @@
 ## -*- texinfo -*-
-## @deftypefn {} {@var{G} =} ref_block_backward (@var{dY}, @var{T}, @var{B})
-## Gradients of one attention block, in plain Octave (reference).
+## @deftypefn {} {@var{G} =} attn_ref_block_backward (@var{dY}, @var{T}, @var{B})
+## Gradients of one attention block, in plain Octave: the readable
+## definition that attn_backward is tested against.
 ##
-## @var{dY} = dL/dY is n×d×Bt; @var{T} is the trace of @code{ref_block}
+## @var{dY} = dL/dY is n×d×Bt; @var{T} is the trace of @code{attn_ref_block}
 ## (the fields used: @code{kind}, @code{X} or @code{D} and @code{E},
 ## @code{Q}, @code{K}, @code{V}, @code{A}, @code{message}); @var{B} the block.
 ## @var{G} has @code{W_Q}, @code{W_K}, @code{W_V}, @code{W_O} (summed over
@@ -12,15 +13,15 @@
 ## @example
 ## @group
 ## dmessage = dY*W_O';          G.W_O = message'*dY;
-## [dQ, dK, dV] per head from ref_sdpa_backward
+## [dQ, dK, dV] per head from attn_ref_sdpa_backward
 ## G.W_Q = Xq'*dQ;  G.W_K = Xkv'*dK;  G.W_V = Xkv'*dV;
 ## dXq = dY + dQ*W_Q';          dXkv = dK*W_K' + dV*W_V';
 ## @end group
 ## @end example
-## @seealso{ref_block, ref_sdpa_backward}
+## @seealso{attn_ref_block, attn_ref_sdpa_backward}
 ## @end deftypefn
 
-function G = ref_block_backward (dY, T, B)
+function G = attn_ref_block_backward (dY, T, B)
   if (strcmp (T.kind, "cross"))
     Xq = T.D;
     Xkv = T.E;
@@ -39,7 +40,7 @@ function G = ref_block_backward (dY, T, B)
   dmessage = unstack_rows (stack_rows (dY) * B.W_O', n);
 
   ## message = heads' A_j*V_j side by side
-  [dQ, dK, dV] = ref_sdpa_backward (reshape (dmessage, n, dv, h, Bt),
+  [dQ, dK, dV] = attn_ref_sdpa_backward (reshape (dmessage, n, dv, h, Bt),
                                     reshape (T.Q, n, dk, h, Bt),
                                     reshape (T.K, m, dk, h, Bt),
                                     reshape (T.V, m, dv, h, Bt), T.A);
@@ -68,7 +69,7 @@ endfunction
 %! B = struct ("W_Q", zeros (2), "W_K", zeros (2), "W_V", zeros (2),
 %!             "W_O", zeros (2), "heads", 1);
 %! dY = [1 2; 3 4];
-%! [~, T] = ref_block ("self", [5 6; 7 8], [], B);
-%! G = ref_block_backward (dY, T, B);
+%! [~, T] = attn_ref_block ("self", [5 6; 7 8], [], B);
+%! G = attn_ref_block_backward (dY, T, B);
 %! assert (G.dX, dY);
 %! assert (G.W_O, zeros (2));
