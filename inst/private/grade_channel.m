@@ -42,8 +42,17 @@ function varargout = grade_channel (action, varargin)
     case "deadline"
       [W.deadline, W.limit] = varargin{:};
     case "call"
-      ## the state is kept before a failure of the call is raised
-      [W, varargout{1}, failure] = call (W, varargin{:});
+      ## the arguments encoded first, a new worker known at once (Ctrl-C
+      ## may come at any time), the state kept before a failure is raised
+      [name, nout, args] = varargin{:};
+      urandom = fopen ("/dev/urandom", "r");
+      nonce = sprintf ("%02x", fread (urandom, 16, "uint8=>uint8"));
+      fclose (urandom);
+      request = grade_value ("encode", {nonce, name, nout, args});
+      if (W.pid < 0)
+        W = start (W);
+      endif
+      [W, varargout{1}, failure] = call (W, nonce, nout, request);
       if (! isempty (failure))
         error (failure);
       endif
@@ -57,20 +66,13 @@ function varargout = grade_channel (action, varargin)
   endswitch
 endfunction
 
-function [W, outputs, failure] = call (W, name, nout, args)
+function [W, outputs, failure] = call (W, nonce, nout, request)
   outputs = {};
-  if (W.pid < 0)
-    W = start (W);
-  endif
   if (time () > W.deadline)
     cause = sprintf ("timed out (more than %g s)", W.limit);
     [W, failure] = fail (W, cause, "attention:timeout", ["the submission ", cause]);
     return;
   endif
-  urandom = fopen ("/dev/urandom", "r");
-  nonce = sprintf ("%02x", fread (urandom, 16, "uint8=>uint8"));
-  fclose (urandom);
-  request = grade_value ("encode", {nonce, name, nout, args});
   try
     fwrite (W.in, [typecast(uint64 (numel (request)), "uint8"), request]);
     fflush (W.in);
@@ -99,7 +101,7 @@ function [W, outputs, failure] = call (W, name, nout, args)
         || isempty (regexp (ident, '^[A-Za-z][\w-]*(:[\w-]+)+$', "once")))
       ident = "attention:submission";
     endif
-    failure = struct ("identifier", ident, "message", reply{2}(1:min (end, 8000)));
+    failure = struct ("identifier", ident, "message", reply{2}(1:min (end, 8000))(:)');
     if (! isempty (strfind (failure.message, "out of memory or dimension too large")))
       W.causes{end+1} = sprintf ("ran out of memory (limit %g MiB)", W.box.memory);
     endif
