@@ -220,6 +220,93 @@
 %! refused (f, marker, "the config names \"d\" twice");
 
 %!test
+%! ## raw NUL bytes after the header's JSON or inside it: safetensors pads a
+%! ## header with spaces only (jsondecode would stop reading at the NUL)
+%! h = header_of (meta, entries);
+%! write_file (f, [h "\0\0\0\0\0\0\0\0"], data);
+%! refused (f, marker, sprintf ("the header holds a NUL byte \\(byte %d\\)", numel (h) + 1));
+%! write_file (f, [h "   \0    "], data);
+%! refused (f, marker, "holds a NUL byte");
+%! write_file (f, strrep (h, "\"src_embed\"", "\"src_embed\0x\""), data);
+%! refused (f, marker, "holds a NUL byte");
+
+%!test
+%! ## shapes and offsets that are no flat list of integers: nested lists,
+%! ## null (jsondecode reads it as [], the shape of a scalar), objects
+%! h = header_of (meta, entries);
+%! shape = sprintf ("\"shape\":[%d,%d]", entries(1).shape);
+%! offsets = sprintf ("\"data_offsets\":[%d,%d]", entries(1).offsets);
+%! cases = {shape, sprintf("\"shape\":[[%d],[%d]]", entries(1).shape), "list that holds a list";
+%!          shape, sprintf("\"shape\":[[%d,%d]]", entries(1).shape), "list that holds a list";
+%!          shape, sprintf("\"shape\":[%d,{\"n\":%d}]", entries(1).shape), "list that holds .* an object";
+%!          shape, "\"shape\":[{}]", "list that holds .* an object";
+%!          shape, "\"shape\":null", "holds null";
+%!          offsets, sprintf("\"data_offsets\":[[%d],[%d]]", entries(1).offsets), "list that holds a list";
+%!          offsets, sprintf("\"data_offsets\":[%d,null]", entries(1).offsets(1)), "holds null";
+%!          offsets, "\"data_offsets\":null", "holds null"};
+%! for i = 1:rows (cases)
+%!   write_file (f, strrep (h, cases{i,1}, cases{i,2}), data);
+%!   refused (f, marker, cases{i,3});
+%! endfor
+%! ## a scalar's shape written as null (jsondecode: [], which means 1×1)
+%! key = "\"encoder.1.self.heads\":{\"dtype\":\"F64\",\"shape\":";
+%! assert (numel (strfind (h, [key "[1,1]"])), 1);
+%! write_file (f, strrep (h, [key "[1,1]"], [key "null"]), data);
+%! refused (f, marker, "holds null");
+
+%!test
+%! ## config keys that differ only in case: "D" beside "d" names d twice
+%! c = meta{strcmp (meta(:,1), "config"), 2};
+%! write_file (f, header_of (with (meta, "config", ["{\"D\":4," c(2:end)]), entries), data);
+%! refused (f, marker, "the config names \"D\" and \"d\", which differ only in case");
+%! v = meta{strcmp (meta(:,1), "src_vocab"), 2};
+%! write_file (f, header_of (with (meta, "src_vocab", ["{\"EOS\":1," v(2:end)]), entries), data);
+%! refused (f, marker, "src_vocab names \"EOS\" and \"eos\"");
+
+%!test
+%! ## a consistent file (header, arrays and file size agree) declaring a
+%! ## model larger than this machine's memory, 10 GB at least: refused with
+%! ## attention:toolarge, as attn_model refuses such a model, before any
+%! ## array is read (the file is sparse: its data take no disk)
+%! kb = str2double (regexp (fileread ("/proc/meminfo"), 'MemTotal:\s*(\d+)', "tokens", "once"){1});
+%! L = 2^20;                                  # max_len; the two position tables dominate
+%! D = ceil (max (10e9, 1.1 * 1024 * kb) / (2 * 8 * L));
+%! c = jsondecode (meta{strcmp (meta(:,1), "config"), 2});
+%! [c.d, c.dk, c.dv, c.max_len] = deal (D, D, D, L);
+%! e = entries;
+%! for i = 1:numel (e)
+%!   n = e(i).name;
+%!   if (any (strcmp (n, {"src_pos", "tgt_pos"})))
+%!     e(i).shape = [L D];
+%!   elseif (any (strcmp (n, {"src_embed", "tgt_embed"})))
+%!     e(i).shape = [e(i).shape(1) D];
+%!   elseif (strcmp (n, "W_vocab"))
+%!     e(i).shape = [D e(i).shape(2)];
+%!   elseif (! isempty (regexp (n, '\.W_[QKVO]$', "once")))
+%!     e(i).shape = [D D];
+%!   endif
+%! endfor
+%! bytes = 8 * cellfun (@prod, {e.shape});
+%! ends = cumsum (bytes);
+%! for i = 1:numel (e)
+%!   e(i).offsets = [ends(i) - bytes(i), ends(i)];
+%! endfor
+%! assert (ends(end) >= 10e9);
+%! h = header_of (with (meta, "config", jsonencode (c)), e);
+%! write_file (f, h, []);
+%! assert (system (sprintf ("truncate -s %.0f '%s'", 8 + numel (h) + ends(end), f)), 0);
+%! tic;
+%! try
+%!   attn_load (f);
+%!   error ("test:loaded", "a model of %.0f bytes was loaded", ends(end));
+%! catch err
+%!   assert (toc < 1);
+%!   assert (err.identifier, "attention:toolarge", err.message);
+%!   assert (regexp (err.message, ["^attn_load: \"" f "\": the file's arrays would hold .* numbers \\(.* GiB as doubles\\), more than the .* of memory available"], "once"), 1, err.message);
+%! end_try_catch
+%! delete (f);
+
+%!test
 %! ## dtypes other than F64, fields missing or extra
 %! for dtype = {"F32", "I64", "BF16", "F64 "}
 %!   e = entries;

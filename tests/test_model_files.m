@@ -82,6 +82,39 @@
 %! delete (f);
 
 %!test
+%! ## every control character but NUL is text JSON escapes: a word holding
+%! ## one (1..31, 127) is saved and comes back exactly
+%! m = attn_toy ("river");
+%! m.src_vocab.words(2:5) = {["a" char(1:8) "b"], ["c" char(11:20) "d"], ...
+%!                            ["e" char(21:31) "f"], ["g" char(127) "\r\f\v"]};
+%! attn_save (m, f);
+%! got = attn_load (f);
+%! assert (double (got.src_vocab.words{2}), [97, 1:8, 98]);
+%! assert (double (got.src_vocab.words{5}), [103, 127, 13, 12, 11]);
+%! assert_same (got, m);
+%! delete (f);
+
+%!test
+%! ## a word holding a NUL byte: refused at save time (a file cannot hold
+%! ## it; it used to be saved cut short, and the file never loaded again);
+%! ## the file saved before is untouched
+%! m = attn_toy ("river");
+%! attn_save (m, f);
+%! before = fileread (f);
+%! bad = m;
+%! bad.tgt_vocab.words{3} = "ri\0ve";
+%! try
+%!   attn_save (bad, f);
+%!   error ("test:saved", "a word with a NUL byte was saved");
+%! catch err
+%!   assert (err.identifier, "attention:vocab");
+%!   assert (regexp (err.message, '^attn_save: .*tgt_vocab.words\{3\} holds a NUL byte', "once"), 1, err.message);
+%! end_try_catch
+%! assert (strcmp (fileread (f), before));
+%! assert_same (attn_load (f), m);
+%! delete (f);
+
+%!test
 %! ## the loaded model works: the toy translates as before
 %! m = attn_toy ("river");
 %! attn_save (m, f);

@@ -2,7 +2,7 @@
 ## struct from attn_vocab (the cheap look of every call).
 ## check_vocab (v, fname, name): the full check, where a vocabulary enters
 ## a model (check_config, model files): a struct of exactly words (a row of
-## distinct UTF-8 text), pad, unk, bos, eos (integer ids in
+## distinct UTF-8 text without NUL bytes), pad, unk, bos, eos (integer ids in
 ## 0..numel (words), 0 = absent, distinct unless 0); attention:vocab errors
 ## (attention:encoding for bad bytes) naming fname and name.
 function check_vocab (v, fname, name)
@@ -29,6 +29,12 @@ function check_vocab (v, fname, name)
   if (! file_utf8 (strjoin (w, " ")))
     k = find (! cellfun (@file_utf8, w), 1);
     file_utf8 (w{k}, fname, sprintf ("%s.words{%d}", name, k));
+  endif
+  if (any ([w{:}] == "\0"))
+    k = find (cellfun (@(x) any (x == "\0"), w), 1);
+    error ("attention:vocab",
+           "%s: %s.words{%d} holds a NUL byte, which a word of a model file cannot hold (other control characters can)",
+           fname, name, k);
   endif
   if (numel (unique (w)) < numel (w))
     [~, first] = unique (w, "first");
@@ -65,3 +71,4 @@ endfunction
 %!error <f: src_vocab gives one id to two> check_vocab (setfield (v, "bos", 4), "f", "src_vocab")
 %!error <f: src_vocab.words\{6\} is not UTF-8 text: byte 2> check_vocab (setfield (v, "words", [v.words(1:5), {"r\xFF"}, v.words(7)]), "f", "src_vocab")
 %!error id=attention:vocab check_vocab (setfield (v, "words", {}), "f", "src_vocab")
+%!error <f: src_vocab.words\{3\} holds a NUL byte, which a word of a model file cannot hold> check_vocab (setfield (v, "words", [v.words(1:2), {"a\0b"}, v.words(4:end)]), "f", "src_vocab")
