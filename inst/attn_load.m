@@ -48,7 +48,7 @@ function m = attn_load (file)
     frewind (fid);
     [meta, info, start] = safetensors_header (fid, bytes, where);
     check_meta (meta, where);
-    [m, parts, at] = file_model ("plan", meta, info, "", where, "attn_load");
+    [m, parts, at] = file_model ("plan", meta, info, "", where, "attn_load", {"format"});
     extra = setdiff ({info.name}, {parts.path});
     if (! isempty (extra))
       error ("attention:file", "%s: the file has an array \"%s\", which a %s model with this config has not",
@@ -61,17 +61,12 @@ function m = attn_load (file)
   m = file_model ("assemble", m, parts, arrays(at), where, "attn_load");
 endfunction
 
-## error unless the file's metadata are those of a model of attn_save
+## error unless the file's format tag is that of a model of attn_save
 function check_meta (meta, where)
-  keys = {"format", "config", "src_vocab", "tgt_vocab"};
   if (! isfield (meta, "format") || ! strcmp (meta.format, "attention-model 1"))
     error ("attention:file",
            "%s is a safetensors file, but not a model of attn_save: its __metadata__ has no format \"attention-model 1\"",
            where);
-  endif
-  if (! isempty (setxor (fieldnames (meta), keys)))
-    error ("attention:file", "%s: the __metadata__ must hold exactly %s; it holds %s", where,
-           strjoin (keys, ", "), strjoin (fieldnames (meta)', ", "));
   endif
 endfunction
 

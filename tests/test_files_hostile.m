@@ -134,7 +134,7 @@
 %! write_file (f, header_of (with (meta, "config", jsonencode (bad)), entries), data);
 %! refused (f, marker, "unknown CONFIG field \"hook\"");
 %! write_file (f, header_of ([meta; {"__init__", code(marker)}], entries), data);
-%! refused (f, marker, "__metadata__ must hold exactly");
+%! refused (f, marker, "__metadata__ must hold format, config, tgt_vocab and may hold id_base, src_vocab; it holds");
 %! write_file (f, header_of (with (meta, "format", code (marker)), entries), data);
 %! refused (f, marker, "no format \"attention-model 1\"");
 %! v = jsondecode (meta{strcmp (meta(:,1), "src_vocab"), 2});
@@ -305,6 +305,50 @@
 %!   assert (regexp (err.message, ["^attn_load: \"" f "\": the file's arrays would hold .* numbers \\(.* GiB as doubles\\), more than the .* of memory available"], "once"), 1, err.message);
 %! end_try_catch
 %! delete (f);
+
+%!test
+%! ## ids counted from 0: a file says so with id_base "0" and is refused; a
+%! ## file without id_base (an earlier attn_save's) loads when its specials
+%! ## have the ids of their words, as 1-based ids give them, and is refused
+%! ## when they are one less (the ids of a writer counting from 0)
+%! assert (meta{strcmp (meta(:,1), "id_base"), 2}, "1");
+%! write_file (f, header_of (with (meta, "id_base", "0"), entries), data);
+%! refused (f, marker, "counts ids from 0 .*id_base is \"0\".* count them from 1.*write pad, unk, bos and eos 1 larger .*doc/FILE-FORMAT.md");
+%! write_file (f, header_of (with (meta, "id_base", "one"), entries), data);
+%! refused (f, marker, "id_base must be \"1\" \\(ids count from 1\\), got \"one\"");
+%! old = meta(! strcmp (meta(:,1), "id_base"), :);
+%! write_file (f, header_of (old, entries), data);
+%! assert (isequal (attn_load (f), m));
+%! ## the river toy's source vocabulary is <eos> the river ...: eos 1
+%! v = jsondecode (old{strcmp (old(:,1), "src_vocab"), 2});
+%! assert ([v.pad, v.unk, v.bos, v.eos], [0 0 0 1]);
+%! v.eos = 0;                         # what a writer counting from 0 gives
+%! write_file (f, header_of (with (old, "src_vocab", jsonencode (v)), entries), data);
+%! refused (f, marker, "has no id_base .* its src_vocab.eos is 0 where word \"<eos>\" has id 1: were its ids counted from 0\\?");
+%! ## a full vocabulary counted from 0: <pad> <unk> <bos> <eos> get 0 1 2 3
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2, "layers", 1));
+%! attn_save (g, f);
+%! [gm, ge, gd] = parse_file (f);
+%! gm = gm(! strcmp (gm(:,1), "id_base"), :);
+%! v = jsondecode (gm{strcmp (gm(:,1), "tgt_vocab"), 2});
+%! assert ([v.pad, v.unk, v.bos, v.eos], [1 2 3 4]);
+%! [v.pad, v.unk, v.bos, v.eos] = deal (0, 1, 2, 3);
+%! write_file (f, header_of (with (gm, "tgt_vocab", jsonencode (v)), ge), gd);
+%! refused (f, marker, "tgt_vocab.pad is 0 where word \"<pad>\" has id 1");
+
+%!test
+%! ## a decoder-only file of an earlier version stores its vocabulary twice
+%! ## (src_vocab and tgt_vocab): it loads; a file of another family without
+%! ## src_vocab is refused
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2, "layers", 1));
+%! attn_save (g, f);
+%! [gm, ge, gd] = parse_file (f);
+%! assert (! any (strcmp (gm(:,1), "src_vocab")));
+%! twice = [gm(! strcmp (gm(:,1), "id_base"), :); {"src_vocab", gm{strcmp (gm(:,1), "tgt_vocab"), 2}}];
+%! write_file (f, header_of (twice, ge), gd);
+%! assert (isequal (attn_load (f), g));
+%! write_file (f, header_of (meta(! strcmp (meta(:,1), "src_vocab"), :), entries), data);
+%! refused (f, marker, "has no src_vocab, which a encoder-decoder model needs");
 
 %!test
 %! ## dtypes other than F64, fields missing or extra

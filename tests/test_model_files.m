@@ -115,6 +115,39 @@
 %! delete (f);
 
 %!test
+%! ## real sizes: a decoder-only model of 130,000 words (GPT-2 has 50,257,
+%! ## Llama 3 128,256) saves and loads exactly; its one vocabulary is stored
+%! ## once (tgt_vocab), and the header is beyond the old 1 MiB limit
+%! words = strcat ("w", arrayfun (@(k) sprintf ("%d", k), 1:130000, "UniformOutput", false));
+%! words(1:3) = {"caf\xC3\xA9", "\xE2\x82\xAC", "na\xC3\xAFve"};
+%! m = attn_family (struct ("family", "decoder-only", "vocab", {words}, "d", 2, "heads", 1,
+%!                          "layers", 1, "d_ff", 0, "max_len", 4));
+%! assert (numel (m.tgt_vocab.words), 130004);
+%! attn_save (m, f);
+%! assert_same (attn_load (f), m);
+%! fid = fopen (f, "r");
+%! N = fread (fid, 1, "uint64", 0, "ieee-le");
+%! header = fread (fid, N, "uint8=>char")';
+%! fclose (fid);
+%! delete (f);
+%! assert (N > 2^20);
+%! assert (numel (strfind (header, "w129999")), 1);
+%! md = jsondecode (header, "makeValidName", false).("__metadata__");
+%! assert (sort (fieldnames (md)), {"config"; "format"; "id_base"; "tgt_vocab"});
+
+%!test
+%! ## a decoder-only model whose source vocabulary differs (a model struct
+%! ## allows it) keeps both
+%! m = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2,
+%!                          "layers", 1));
+%! m.src_vocab = attn_vocab ("x y");
+%! attn_save (m, f);
+%! got = attn_load (f);
+%! delete (f);
+%! assert_same (got, m);
+%! assert (got.src_vocab.words(end), {"y"});
+
+%!test
 %! ## the loaded model works: the toy translates as before
 %! m = attn_toy ("river");
 %! attn_save (m, f);

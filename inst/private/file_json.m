@@ -168,7 +168,7 @@ function txt = encode_meta (s, what, caller)
       v = jsonencode (x);
     elseif (isa (x, "double") && isreal (x) && isscalar (x) && x == fix (x) && abs (x) <= flintmax ())
       v = sprintf ("%d", x);
-    elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("rows", x) == 1 | cellfun ("isempty", x)))))
+    elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("size", x, 1) == 1 | cellfun ("isempty", x)))))
       v = jsonencode (x);                # a list of strings (["a"] for one)
     else
       error ("attention:type",
