@@ -168,6 +168,12 @@
 %! h = header_of (meta, entries);
 %! write_file (f, h, data, numel (h) + numel (data) + 1);
 %! refused (f, marker, "declare a header of");
+%! ## the limit is the safetensors reference implementation's, 100,000,000
+%! ## bytes: a file long enough for a header one byte longer is refused
+%! ## before that header is read (the file is sparse)
+%! write_file (f, h, data, 100000001);
+%! assert (system (sprintf ("truncate -s 100000100 '%s'", f)), 0);
+%! refused (f, marker, "declare a header of 100000001 bytes, the file holds 100000092 bytes after them \\(and a header may have at most 100000000\\)");
 %! e = entries;
 %! e(3).shape = [1e300 1e300];
 %! write_file (f, header_of (meta, e), data);
