@@ -67,10 +67,10 @@ function [names, arrays, meta] = model_parts (m, caller)
           "config", file_json("encode_meta", m.config, "M.config", caller);
           "src_vocab", file_json("encode_meta", m.src_vocab, "M.src_vocab", caller);
           "tgt_vocab", file_json("encode_meta", m.tgt_vocab, "M.tgt_vocab", caller)};
-  if (strcmp (m.config.family, "decoder-only") && strcmp (meta{4,2}, meta{5,2}))
-    meta(4,:) = [];                    # one stack, one vocabulary: stored once
+  [parts, config] = schema_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
+  if (strcmp (config.family, "decoder-only") && strcmp (meta{4,2}, meta{5,2}))
+    meta(4,:) = [];                    # one stack, one vocabulary (src_vocab): stored once
   endif
-  parts = schema_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
   names = {parts.path};
   [held, values] = leaves (rmfield (m, need), "", names, {}, {});
   extra = setdiff (held, names);
