@@ -29,6 +29,11 @@ function ids = attn_encode (v, sentence, mode = "")
     print_usage ();
   endif
   check_vocab (v, "attn_encode");
+  strict = ischar (mode) && strcmp (mode, "strict");
+  if (! strict && ! (ischar (mode) && isempty (mode)))
+    error ("attention:option", "attn_encode: the third argument must be \"strict\", got %s",
+           disp_arg (mode));
+  endif
   V = numel (v.words);
   if (isnumeric (sentence))
     ids = double (sentence(:)');
@@ -53,11 +58,6 @@ function ids = attn_encode (v, sentence, mode = "")
     error ("attention:type",
            "attn_encode: SENTENCE must be a string, a cell array of words or ids, got %s",
            disp_arg (sentence));
-  endif
-  strict = strcmp (mode, "strict");
-  if (! strict && ! (ischar (mode) && isempty (mode)))
-    error ("attention:option", "attn_encode: the third argument must be \"strict\", got %s",
-           disp_arg (mode));
   endif
   [sorted, order] = sorted_words (v.words);
   at = reshape (lookup (sorted, words, "m"), 1, numel (words));   # 1×0 for an empty sentence
@@ -105,6 +105,9 @@ endfunction
 %!error id=attention:type attn_encode (v, {1})
 %!error id=attention:option attn_encode (v, "the", "lenient")
 %!error id=attention:option attn_encode (v, "the", 3)
+%!error <the third argument must be "strict", got> attn_encode (v, "the", {})
+%!error id=attention:option attn_encode (v, "the", {"strict"})
+%!error id=attention:option attn_encode (v, [1 2], {})
 %!error id=attention:type attn_encode (v, ["ab"; "cd"])
 %!error <attn_encode: SENTENCE is not UTF-8 text: byte 5 \(0xC3\) after "the "> attn_encode (v, "the \xC3 bank")
 %!error <attn_encode: word 1 of SENTENCE is not UTF-8 text: byte 4 \(0xC3\) after "the"> attn_encode (v, {"the\xC3", "\xA9"})

@@ -3,21 +3,34 @@
 ## Load a model saved by @code{attn_save}, reading it as data only.
 ##
 ## The file must be a safetensors file as @code{attn_save} writes it (see
-## there for the layout).  It is read with @code{fread} and
+## there, and @file{doc/FILE-FORMAT.md} for the format in full, for files
+## written by other tools).  It is read with @code{fread} and
 ## @code{jsondecode}; nothing in it is evaluated, and Octave's @code{load}
 ## is never called, so a file cannot run code.  It is checked strictly,
 ## before anything large is allocated: that it is a regular file (not a
 ## folder, a device or a pipe) and its name holds no NUL byte; the header
-## length against the file's size (a header may have at most 1 MiB); the
-## header's JSON (UTF-8, no key twice, no NUL, nesting at most 8 deep); the
-## format tag @qcode{"attention-model 1"}, the config (its values from
-## their allowed sets) and the vocabularies (distinct words; ids integers in
-## range and distinct); then every array's name, dtype (@qcode{"F64"}),
-## shape and place against the arrays that the model's family and config
-## call for, and against the bytes present (no overlap, no gap, nothing
-## missing or left over).  Only then are the arrays read; they must be
-## finite.  Each refusal is an @code{attention:file} error that says what
-## is wrong; it takes well under a second whatever the file declares.
+## length against the file's size (a header may have at most 100,000,000
+## bytes, the safetensors limit); the header's JSON (UTF-8, only spaces
+## after it, no key twice, no NUL, no @code{null}, no list holding a list
+## or an object, nesting at most 8 deep); the format tag
+## @qcode{"attention-model 1"}, the metadata keys, the config (its values
+## from their allowed sets, no two keys the same but for case) and the
+## vocabularies (distinct words; ids integers in range and distinct); that
+## ids count from 1 (@code{"id_base"} @qcode{"1"}: a file counting from 0
+## is refused with how to convert it); then every array's name, dtype
+## (@qcode{"F64"}), shape and place against the arrays that the model's
+## family and config call for, and against the bytes present (no overlap,
+## no gap, nothing missing or left over).  Each refusal is an
+## @code{attention:file} error that says what is wrong, in time that grows
+## with the header only, whatever arrays the file declares.  Arrays that
+## would not fit in memory (the rule of @code{attn_model}) are an
+## @code{attention:toolarge} error.  Only then are the arrays read; they
+## must be finite.
+##
+## A file of an earlier version loads too: one without @code{"id_base"}
+## when its special ids are those of its special words (as
+## @code{attn_vocab} gives them, and 0-based ids do not), and a
+## decoder-only model's file that stores its vocabulary twice.
 ##
 ## Files of the package's earlier text format (Octave's @code{save} format
 ## with a SHA-256 line) are refused, since reading them means Octave's
@@ -48,7 +61,7 @@ function m = attn_load (file)
     frewind (fid);
     [meta, info, start] = safetensors_header (fid, bytes, where);
     check_meta (meta, where);
-    [m, parts, at] = file_model ("plan", meta, info, "", where, "attn_load");
+    [m, parts, at] = file_model ("plan", meta, info, "", where, "attn_load", {"format"});
     extra = setdiff ({info.name}, {parts.path});
     if (! isempty (extra))
       error ("attention:file", "%s: the file has an array \"%s\", which a %s model with this config has not",
@@ -61,17 +74,12 @@ function m = attn_load (file)
   m = file_model ("assemble", m, parts, arrays(at), where, "attn_load");
 endfunction
 
-## error unless the file's metadata are those of a model of attn_save
+## error unless the file's format tag is that of a model of attn_save
 function check_meta (meta, where)
-  keys = {"format", "config", "src_vocab", "tgt_vocab"};
   if (! isfield (meta, "format") || ! strcmp (meta.format, "attention-model 1"))
     error ("attention:file",
            "%s is a safetensors file, but not a model of attn_save: its __metadata__ has no format \"attention-model 1\"",
            where);
-  endif
-  if (! isempty (setxor (fieldnames (meta), keys)))
-    error ("attention:file", "%s: the __metadata__ must hold exactly %s; it holds %s", where,
-           strjoin (keys, ", "), strjoin (fieldnames (meta)', ", "));
   endif
 endfunction
 

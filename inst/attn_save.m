@@ -7,16 +7,23 @@
 ## then every array's numbers as little-endian doubles.  The header names
 ## each array of the model by its place in the struct
 ## (@qcode{"src_embed"}, @qcode{"decoder.1.cross.W_Q"},
-## @qcode{"encoder.1.self.heads"}, in the model's order) with its
-## @code{"dtype"} (@qcode{"F64"}), @code{"shape"} (the size in Octave) and
-## @code{"data_offsets"} (its first and past-the-end byte, counted from the
-## end of the header); the arrays are stored row by row (C order), so that
-## @code{W_Q} read in Python is the same matrix.  The header's
-## @code{"__metadata__"} holds text only: @code{"format"}
-## (@qcode{"attention-model 1"}) and @code{"config"}, @code{"src_vocab"},
-## @code{"tgt_vocab"}, each a JSON object (words as a list of text, ids and
-## config numbers as integers).  The header is padded with spaces so that
-## the data start at a multiple of 8 bytes.
+## @qcode{"encoder.1.self.heads"}, in the model's order; layers count from
+## 1) with its @code{"dtype"} (@qcode{"F64"}), @code{"shape"} (the size in
+## Octave) and @code{"data_offsets"} (its first and past-the-end byte,
+## counted from the end of the header); the arrays are stored row by row
+## (C order), so that @code{W_Q} read in Python is the same matrix.  The
+## header's @code{"__metadata__"} maps names to strings, as the format
+## requires: @code{"format"} (@qcode{"attention-model 1"}),
+## @code{"id_base"} (@qcode{"1"}: ids count from 1, word k of a
+## vocabulary is row k of its embedding) and @code{"config"},
+## @code{"src_vocab"}, @code{"tgt_vocab"}, each a string holding JSON text
+## of an object (words as a list of text, ids and config numbers as
+## integers).  A decoder-only model, whose one vocabulary is both, stores
+## @code{"tgt_vocab"} only.  The header is padded with spaces so that the
+## data start at a multiple of 8 bytes; it may have up to 100,000,000
+## bytes (the format's limit: vocabularies of millions of words).  The
+## format is described exactly, for writing such files from other tools,
+## in @file{doc/FILE-FORMAT.md}.
 ##
 ## The model must be what the package builds (@code{attn_model},
 ## @code{attn_family}, @code{attn_toy}, @code{attn_train}): its config and
@@ -25,7 +32,8 @@
 ## the file is touched: @code{attention:model} (a missing or extra field,
 ## a wrong shape), @code{attention:type} (a value a file cannot hold, such
 ## as a function handle in @code{config}), @code{attention:config},
-## @code{attention:vocab}, @code{attention:nonfinite} (NaN or Inf weights).
+## @code{attention:vocab} (a word holding a NUL byte included: no file
+## could give it back), @code{attention:nonfinite} (NaN or Inf weights).
 ##
 ## Saving is atomic: the bytes go to a new file in @var{file}'s folder,
 ## every write and the close are checked, and only then is that file
@@ -89,6 +97,7 @@ endfunction
 %! raw = uint8 (bytes(9+N+e.data_offsets(1):8+N+e.data_offsets(2)));
 %! W = reshape (typecast (raw, "double"), e.shape(2), e.shape(1))';
 %! assert (W, m.decoder(1).cross.W_Q);       # exact
+%! assert (h.("__metadata__").id_base, "1");
 %! c = jsondecode (h.("__metadata__").config);
 %! assert (c.d, m.config.d);
 %! v = jsondecode (h.("__metadata__").src_vocab);

@@ -134,7 +134,7 @@
 %! write_file (f, header_of (with (meta, "config", jsonencode (bad)), entries), data);
 %! refused (f, marker, "unknown CONFIG field \"hook\"");
 %! write_file (f, header_of ([meta; {"__init__", code(marker)}], entries), data);
-%! refused (f, marker, "__metadata__ must hold exactly");
+%! refused (f, marker, "__metadata__ must hold format, config, tgt_vocab and may hold id_base, src_vocab; it holds");
 %! write_file (f, header_of (with (meta, "format", code (marker)), entries), data);
 %! refused (f, marker, "no format \"attention-model 1\"");
 %! v = jsondecode (meta{strcmp (meta(:,1), "src_vocab"), 2});
@@ -168,6 +168,12 @@
 %! h = header_of (meta, entries);
 %! write_file (f, h, data, numel (h) + numel (data) + 1);
 %! refused (f, marker, "declare a header of");
+%! ## the limit is the safetensors reference implementation's, 100,000,000
+%! ## bytes: a file long enough for a header one byte longer is refused
+%! ## before that header is read (the file is sparse)
+%! write_file (f, h, data, 100000001);
+%! assert (system (sprintf ("truncate -s 100000100 '%s'", f)), 0);
+%! refused (f, marker, "declare a header of 100000001 bytes, the file holds 100000092 bytes after them \\(and a header may have at most 100000000\\)");
 %! e = entries;
 %! e(3).shape = [1e300 1e300];
 %! write_file (f, header_of (meta, e), data);
@@ -218,6 +224,137 @@
 %! c = meta{strcmp (meta(:,1), "config"), 2};
 %! write_file (f, header_of (with (meta, "config", ["{\"d\":3," c(2:end)]), entries), data);
 %! refused (f, marker, "the config names \"d\" twice");
+
+%!test
+%! ## raw NUL bytes after the header's JSON or inside it: safetensors pads a
+%! ## header with spaces only (jsondecode would stop reading at the NUL)
+%! h = header_of (meta, entries);
+%! write_file (f, [h "\0\0\0\0\0\0\0\0"], data);
+%! refused (f, marker, sprintf ("the header holds a NUL byte \\(byte %d\\)", numel (h) + 1));
+%! write_file (f, [h "   \0    "], data);
+%! refused (f, marker, "holds a NUL byte");
+%! write_file (f, strrep (h, "\"src_embed\"", "\"src_embed\0x\""), data);
+%! refused (f, marker, "holds a NUL byte");
+
+%!test
+%! ## shapes and offsets that are no flat list of integers: nested lists,
+%! ## null (jsondecode reads it as [], the shape of a scalar), objects
+%! h = header_of (meta, entries);
+%! shape = sprintf ("\"shape\":[%d,%d]", entries(1).shape);
+%! offsets = sprintf ("\"data_offsets\":[%d,%d]", entries(1).offsets);
+%! cases = {shape, sprintf("\"shape\":[[%d],[%d]]", entries(1).shape), "list that holds a list";
+%!          shape, sprintf("\"shape\":[[%d,%d]]", entries(1).shape), "list that holds a list";
+%!          shape, sprintf("\"shape\":[%d,{\"n\":%d}]", entries(1).shape), "list that holds .* an object";
+%!          shape, "\"shape\":[{}]", "list that holds .* an object";
+%!          shape, "\"shape\":null", "holds null";
+%!          offsets, sprintf("\"data_offsets\":[[%d],[%d]]", entries(1).offsets), "list that holds a list";
+%!          offsets, sprintf("\"data_offsets\":[%d,null]", entries(1).offsets(1)), "holds null";
+%!          offsets, "\"data_offsets\":null", "holds null"};
+%! for i = 1:rows (cases)
+%!   write_file (f, strrep (h, cases{i,1}, cases{i,2}), data);
+%!   refused (f, marker, cases{i,3});
+%! endfor
+%! ## a scalar's shape written as null (jsondecode: [], which means 1×1)
+%! key = "\"encoder.1.self.heads\":{\"dtype\":\"F64\",\"shape\":";
+%! assert (numel (strfind (h, [key "[1,1]"])), 1);
+%! write_file (f, strrep (h, [key "[1,1]"], [key "null"]), data);
+%! refused (f, marker, "holds null");
+
+%!test
+%! ## config keys that differ only in case: "D" beside "d" names d twice
+%! c = meta{strcmp (meta(:,1), "config"), 2};
+%! write_file (f, header_of (with (meta, "config", ["{\"D\":4," c(2:end)]), entries), data);
+%! refused (f, marker, "the config names \"D\" and \"d\", which differ only in case");
+%! v = meta{strcmp (meta(:,1), "src_vocab"), 2};
+%! write_file (f, header_of (with (meta, "src_vocab", ["{\"EOS\":1," v(2:end)]), entries), data);
+%! refused (f, marker, "src_vocab names \"EOS\" and \"eos\"");
+
+%!test
+%! ## a consistent file (header, arrays and file size agree) declaring a
+%! ## model larger than this machine's memory, 10 GB at least: refused with
+%! ## attention:toolarge, as attn_model refuses such a model, before any
+%! ## array is read (the file is sparse: its data take no disk)
+%! kb = str2double (regexp (fileread ("/proc/meminfo"), 'MemTotal:\s*(\d+)', "tokens", "once"){1});
+%! L = 2^20;                                  # max_len; the two position tables dominate
+%! D = ceil (max (10e9, 1.1 * 1024 * kb) / (2 * 8 * L));
+%! c = jsondecode (meta{strcmp (meta(:,1), "config"), 2});
+%! [c.d, c.dk, c.dv, c.max_len] = deal (D, D, D, L);
+%! e = entries;
+%! for i = 1:numel (e)
+%!   n = e(i).name;
+%!   if (any (strcmp (n, {"src_pos", "tgt_pos"})))
+%!     e(i).shape = [L D];
+%!   elseif (any (strcmp (n, {"src_embed", "tgt_embed"})))
+%!     e(i).shape = [e(i).shape(1) D];
+%!   elseif (strcmp (n, "W_vocab"))
+%!     e(i).shape = [D e(i).shape(2)];
+%!   elseif (! isempty (regexp (n, '\.W_[QKVO]$', "once")))
+%!     e(i).shape = [D D];
+%!   endif
+%! endfor
+%! bytes = 8 * cellfun (@prod, {e.shape});
+%! ends = cumsum (bytes);
+%! for i = 1:numel (e)
+%!   e(i).offsets = [ends(i) - bytes(i), ends(i)];
+%! endfor
+%! assert (ends(end) >= 10e9);
+%! h = header_of (with (meta, "config", jsonencode (c)), e);
+%! write_file (f, h, []);
+%! assert (system (sprintf ("truncate -s %.0f '%s'", 8 + numel (h) + ends(end), f)), 0);
+%! tic;
+%! try
+%!   attn_load (f);
+%!   error ("test:loaded", "a model of %.0f bytes was loaded", ends(end));
+%! catch err
+%!   assert (toc < 1);
+%!   assert (err.identifier, "attention:toolarge", err.message);
+%!   assert (regexp (err.message, ["^attn_load: \"" f "\": the file's arrays would hold .* numbers \\(.* GiB as doubles\\), more than the .* of memory available"], "once"), 1, err.message);
+%! end_try_catch
+%! delete (f);
+
+%!test
+%! ## ids counted from 0: a file says so with id_base "0" and is refused; a
+%! ## file without id_base (an earlier attn_save's) loads when its specials
+%! ## have the ids of their words, as 1-based ids give them, and is refused
+%! ## when they are one less (the ids of a writer counting from 0)
+%! assert (meta{strcmp (meta(:,1), "id_base"), 2}, "1");
+%! write_file (f, header_of (with (meta, "id_base", "0"), entries), data);
+%! refused (f, marker, "counts ids from 0 .*id_base is \"0\".* count them from 1.*write pad, unk, bos and eos 1 larger .*doc/FILE-FORMAT.md");
+%! write_file (f, header_of (with (meta, "id_base", "one"), entries), data);
+%! refused (f, marker, "id_base must be \"1\" \\(ids count from 1\\), got \"one\"");
+%! old = meta(! strcmp (meta(:,1), "id_base"), :);
+%! write_file (f, header_of (old, entries), data);
+%! assert (isequal (attn_load (f), m));
+%! ## the river toy's source vocabulary is <eos> the river ...: eos 1
+%! v = jsondecode (old{strcmp (old(:,1), "src_vocab"), 2});
+%! assert ([v.pad, v.unk, v.bos, v.eos], [0 0 0 1]);
+%! v.eos = 0;                         # what a writer counting from 0 gives
+%! write_file (f, header_of (with (old, "src_vocab", jsonencode (v)), entries), data);
+%! refused (f, marker, "has no id_base .* its src_vocab.eos is 0 where word \"<eos>\" has id 1: were its ids counted from 0\\?");
+%! ## a full vocabulary counted from 0: <pad> <unk> <bos> <eos> get 0 1 2 3
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2, "layers", 1));
+%! attn_save (g, f);
+%! [gm, ge, gd] = parse_file (f);
+%! gm = gm(! strcmp (gm(:,1), "id_base"), :);
+%! v = jsondecode (gm{strcmp (gm(:,1), "tgt_vocab"), 2});
+%! assert ([v.pad, v.unk, v.bos, v.eos], [1 2 3 4]);
+%! [v.pad, v.unk, v.bos, v.eos] = deal (0, 1, 2, 3);
+%! write_file (f, header_of (with (gm, "tgt_vocab", jsonencode (v)), ge), gd);
+%! refused (f, marker, "tgt_vocab.pad is 0 where word \"<pad>\" has id 1");
+
+%!test
+%! ## a decoder-only file of an earlier version stores its vocabulary twice
+%! ## (src_vocab and tgt_vocab): it loads; a file of another family without
+%! ## src_vocab is refused
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2, "layers", 1));
+%! attn_save (g, f);
+%! [gm, ge, gd] = parse_file (f);
+%! assert (! any (strcmp (gm(:,1), "src_vocab")));
+%! twice = [gm(! strcmp (gm(:,1), "id_base"), :); {"src_vocab", gm{strcmp (gm(:,1), "tgt_vocab"), 2}}];
+%! write_file (f, header_of (twice, ge), gd);
+%! assert (isequal (attn_load (f), g));
+%! write_file (f, header_of (meta(! strcmp (meta(:,1), "src_vocab"), :), entries), data);
+%! refused (f, marker, "has no src_vocab, which a encoder-decoder model needs");
 
 %!test
 %! ## dtypes other than F64, fields missing or extra

@@ -82,6 +82,71 @@
 %! delete (f);
 
 %!test
+%! ## every control character but NUL is text JSON escapes: a word holding
+%! ## one (1..31, 127) is saved and comes back exactly
+%! m = attn_toy ("river");
+%! m.src_vocab.words(2:5) = {["a" char(1:8) "b"], ["c" char(11:20) "d"], ...
+%!                            ["e" char(21:31) "f"], ["g" char(127) "\r\f\v"]};
+%! attn_save (m, f);
+%! got = attn_load (f);
+%! assert (double (got.src_vocab.words{2}), [97, 1:8, 98]);
+%! assert (double (got.src_vocab.words{5}), [103, 127, 13, 12, 11]);
+%! assert_same (got, m);
+%! delete (f);
+
+%!test
+%! ## a word holding a NUL byte: refused at save time (a file cannot hold
+%! ## it; it used to be saved cut short, and the file never loaded again);
+%! ## the file saved before is untouched
+%! m = attn_toy ("river");
+%! attn_save (m, f);
+%! before = fileread (f);
+%! bad = m;
+%! bad.tgt_vocab.words{3} = "ri\0ve";
+%! try
+%!   attn_save (bad, f);
+%!   error ("test:saved", "a word with a NUL byte was saved");
+%! catch err
+%!   assert (err.identifier, "attention:vocab");
+%!   assert (regexp (err.message, '^attn_save: .*tgt_vocab.words\{3\} holds a NUL byte', "once"), 1, err.message);
+%! end_try_catch
+%! assert (strcmp (fileread (f), before));
+%! assert_same (attn_load (f), m);
+%! delete (f);
+
+%!test
+%! ## real sizes: a decoder-only model of 130,000 words (GPT-2 has 50,257,
+%! ## Llama 3 128,256) saves and loads exactly; its one vocabulary is stored
+%! ## once (tgt_vocab), and the header is beyond the old 1 MiB limit
+%! words = ["caf\xC3\xA9 \xE2\x82\xAC na\xC3\xAFve " sprintf("w%d ", 4:130000)];
+%! m = attn_family (struct ("family", "decoder-only", "vocab", words, "d", 2, "heads", 1,
+%!                          "layers", 1, "d_ff", 0, "max_len", 4));
+%! assert (numel (m.tgt_vocab.words), 130004);
+%! attn_save (m, f);
+%! assert_same (attn_load (f), m);
+%! fid = fopen (f, "r");
+%! N = fread (fid, 1, "uint64", 0, "ieee-le");
+%! header = fread (fid, N, "uint8=>char")';
+%! fclose (fid);
+%! delete (f);
+%! assert (N > 2^20);
+%! assert (numel (strfind (header, "w129999")), 1);
+%! md = jsondecode (header, "makeValidName", false).("__metadata__");
+%! assert (sort (fieldnames (md)), {"config"; "format"; "id_base"; "tgt_vocab"});
+
+%!test
+%! ## a decoder-only model whose source vocabulary differs (a model struct
+%! ## allows it) keeps both
+%! m = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 4, "heads", 2,
+%!                          "layers", 1));
+%! m.src_vocab = attn_vocab ("x y");
+%! attn_save (m, f);
+%! got = attn_load (f);
+%! delete (f);
+%! assert_same (got, m);
+%! assert (got.src_vocab.words(end), {"y"});
+
+%!test
 %! ## the loaded model works: the toy translates as before
 %! m = attn_toy ("river");
 %! attn_save (m, f);

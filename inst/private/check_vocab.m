@@ -2,9 +2,12 @@
 ## struct from attn_vocab (the cheap look of every call).
 ## check_vocab (v, fname, name): the full check, where a vocabulary enters
 ## a model (check_config, model files): a struct of exactly words (a row of
-## distinct UTF-8 text), pad, unk, bos, eos (integer ids in
+## distinct UTF-8 text without NUL bytes), pad, unk, bos, eos (integer ids in
 ## 0..numel (words), 0 = absent, distinct unless 0); attention:vocab errors
-## (attention:encoding for bad bytes) naming fname and name.
+## (attention:encoding for bad bytes) naming fname and name.  The last two
+## rows of words that passed are kept and pass again at the cost of one
+## strcmp (a model's vocabulary of 100k words is checked by several callers
+## of one save or load).
 function check_vocab (v, fname, name)
   if (nargin < 3)
     if (! isstruct (v) || ! isscalar (v) || ! isfield (v, "words")
@@ -22,18 +25,9 @@ function check_vocab (v, fname, name)
   endif
   w = v.words;
   if (! iscellstr (w) || isempty (w) || rows (w) != 1
-      || ! all (cellfun ("rows", w) == 1 | cellfun ("isempty", w)))
+      || ! all (cellfun ("size", w, 1) == 1 | cellfun ("isempty", w)))
     error ("attention:vocab", "%s: %s.words must be a row of text, got %s",
            fname, name, disp_arg (w));
-  endif
-  if (! file_utf8 (strjoin (w, " ")))
-    k = find (! cellfun (@file_utf8, w), 1);
-    file_utf8 (w{k}, fname, sprintf ("%s.words{%d}", name, k));
-  endif
-  if (numel (unique (w)) < numel (w))
-    [~, first] = unique (w, "first");
-    twice = setdiff (1:numel (w), first);
-    error ("attention:vocab", "%s: %s.words holds \"%s\" twice", fname, name, w{twice(1)});
   endif
   got = zeros (1, 4);
   for i = 1:4
@@ -50,6 +44,32 @@ function check_vocab (v, fname, name)
     error ("attention:vocab", "%s: %s gives one id to two of pad, unk, bos, eos (%s)",
            fname, name, mat2str (got));
   endif
+  persistent passed = cell (0, 1);          # the last words that passed: a model's
+  for k = 1:numel (passed)                  # vocabulary is checked by several callers
+    if (numel (passed{k}) == numel (w) && all (strcmp (passed{k}, w)))
+      return;
+    endif
+  endfor
+  bytes = [w{:}];
+  if (! all (bytes < 128))
+    joined = [w; repmat({" "}, size (w))];   # a space ends each word: a cut character shows
+    if (! file_utf8 ([joined{:}]))
+      k = find (! cellfun (@file_utf8, w), 1);
+      file_utf8 (w{k}, fname, sprintf ("%s.words{%d}", name, k));
+    endif
+  endif
+  if (any (bytes == "\0"))
+    k = find (cellfun (@(x) any (x == "\0"), w), 1);
+    error ("attention:vocab",
+           "%s: %s.words{%d} holds a NUL byte, which a word of a model file cannot hold (other control characters can)",
+           fname, name, k);
+  endif
+  sorted = sort (w);
+  twice = find (strcmp (sorted(1:end-1), sorted(2:end)), 1);
+  if (! isempty (twice))
+    error ("attention:vocab", "%s: %s.words holds \"%s\" twice", fname, name, sorted{twice});
+  endif
+  passed = [{w}; passed(1:min (end, 1))];
 endfunction
 
 %!shared v
@@ -65,3 +85,4 @@ endfunction
 %!error <f: src_vocab gives one id to two> check_vocab (setfield (v, "bos", 4), "f", "src_vocab")
 %!error <f: src_vocab.words\{6\} is not UTF-8 text: byte 2> check_vocab (setfield (v, "words", [v.words(1:5), {"r\xFF"}, v.words(7)]), "f", "src_vocab")
 %!error id=attention:vocab check_vocab (setfield (v, "words", {}), "f", "src_vocab")
+%!error <f: src_vocab.words\{3\} holds a NUL byte, which a word of a model file cannot hold> check_vocab (setfield (v, "words", [v.words(1:2), {"a\0b"}, v.words(4:end)]), "f", "src_vocab")

@@ -8,8 +8,12 @@
 ## @qcode{"decode"}: the JSON @var{text} decoded by @code{jsondecode}
 ## (object keys kept as written), after the checks @code{jsondecode} does
 ## not make: UTF-8, nesting at most 8 deep (deeper nesting crashes
-## @code{jsondecode}), no NUL escape (@code{jsondecode} cuts a string
-## there), no key twice in one object (@code{jsondecode} keeps the last).
+## @code{jsondecode}), no NUL byte and no NUL escape (@code{jsondecode}
+## ends the text or a string there), no key twice in one object
+## (@code{jsondecode} keeps the last); and what the package's files never
+## hold, since @code{jsondecode} would hide it: no @code{null} (read as
+## @code{[]}, the empty list) and no list that holds a list or an object
+## (@code{[[1],[2]]} is read as the list @code{[1, 2]}).
 ## A refusal is an @code{attention:file} error "@var{where}: @var{what}
 ## @dots{}".
 ##
@@ -22,7 +26,9 @@
 ##
 ## @qcode{"decode_meta"}: that struct read back strictly from @var{txt}
 ## (as @qcode{"decode"}): a JSON object whose values are text, logicals,
-## numbers or lists of text (as rows).  Anything else is an
+## numbers or lists of text (as rows), no two of its keys the same but for
+## case (options are matched ignoring case: @code{"D"} beside @code{"d"}
+## would name one option twice).  Anything else is an
 ## @code{attention:file} error "@var{where}: @var{what} @dots{}".
 ## @end deftypefn
 
@@ -39,6 +45,10 @@ endfunction
 
 function v = decode_json (text, what, where)
   text = text(:)';
+  if (any (text == "\0"))
+    error ("attention:file", "%s: %s holds a NUL byte (byte %d)", where, what,
+           find (text == "\0", 1));
+  endif
   if (! file_utf8 (text))
     error ("attention:file", "%s: %s is not UTF-8 text", where, what);
   endif
@@ -63,6 +73,14 @@ function v = decode_json (text, what, where)
     error ("attention:file", "%s: %s is not valid JSON (%s)", where, what,
            regexprep (err.message, '^jsondecode: ', ''));
   end_try_catch
+  outside = text(! inside);
+  if (! isempty (strfind (outside, "null")))
+    error ("attention:file", "%s: %s holds null, which no value of the file may be", where, what);
+  endif
+  brackets = outside(any (outside == "[]{}"', 1));
+  if (any (brackets(1:end-1) == "[" & any (brackets(2:end) == "[{"', 1)))
+    error ("attention:file", "%s: %s has a list that holds a list or an object", where, what);
+  endif
   duplicate_keys (text, s, e, inside, depth, what, where);
 endfunction
 
@@ -150,7 +168,7 @@ function txt = encode_meta (s, what, caller)
       v = jsonencode (x);
     elseif (isa (x, "double") && isreal (x) && isscalar (x) && x == fix (x) && abs (x) <= flintmax ())
       v = sprintf ("%d", x);
-    elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("rows", x) == 1 | cellfun ("isempty", x)))))
+    elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("size", x, 1) == 1 | cellfun ("isempty", x)))))
       v = jsonencode (x);                # a list of strings (["a"] for one)
     else
       error ("attention:type",
@@ -176,6 +194,13 @@ function s = decode_meta (txt, what, where)
   s = decode_json (txt, what, where);
   if (! isstruct (s) || ! isscalar (s))
     error ("attention:file", "%s: %s must be a JSON object", where, what);
+  endif
+  keys = fieldnames (s);
+  [~, first, which] = unique (lower (keys), "first");
+  twice = find (first(which) != (1:numel (keys))', 1);
+  if (! isempty (twice))
+    error ("attention:file", "%s: %s names \"%s\" and \"%s\", which differ only in case",
+           where, what, keys{first(which(twice))}, keys{twice});
   endif
   for f = fieldnames (s)'
     x = s.(f{1});
@@ -206,6 +231,17 @@ endfunction
 %! assert (v.b.x, 2);
 %!error <nested more than 8 levels> file_json ("decode", [repmat("[", 1, 1e5), repmat("]", 1, 1e5)], "it", "here")
 %!error <NUL character> file_json ("decode", '{"a\u0000b": 1}', "it", "here")
+%!error <here: it holds a NUL byte \(byte 9\)> file_json ("decode", "{\"a\": 1}\0\0", "it", "here")
+%!error <here: it holds a NUL byte> file_json ("decode", "{\"a\0\": 1}", "it", "here")
+%!error <here: it holds null> file_json ("decode", '{"a": null}', "it", "here")
+%!error <holds null> file_json ("decode", '{"a": [1, null]}', "it", "here")
+%!error <here: it has a list that holds a list or an object> file_json ("decode", '{"a": [[1], [2]]}', "it", "here")
+%!error <a list that holds> file_json ("decode", '{"a": [3, {"b": 1}]}', "it", "here")
+%!error <a list that holds> file_json ("decode", '[[3]]', "it", "here")
+%!test
+%! ## n, [ and { inside strings are text
+%! v = file_json ("decode", '{"null": ["[{", "n]"], "b": {"c": []}}', "it", "here");
+%! assert (v.("null"), {"[{"; "n]"});
 %!error <not valid JSON> file_json ("decode", '{"a": 1,}', "it", "here")
 %!error <not valid JSON> file_json ("decode", '{"a": 1} x', "it", "here")
 %!error <not UTF-8> file_json ("decode", "{\"a\": \"\xFF\"}", "it", "here")
@@ -229,3 +265,5 @@ endfunction
 %!error <here: S.x must be text> file_json ("decode_meta", '{"x": {"y": 1}}', "S", "here")
 %!error <here: S.x must be text> file_json ("decode_meta", '{"x": ["a", 1]}', "S", "here")
 %!error <here: S must be a JSON object> file_json ("decode_meta", '[1]', "S", "here")
+%!error <here: S names "d" and "D", which differ only in case> file_json ("decode_meta", '{"d": 3, "x": 1, "D": 4}', "S", "here")
+%!error <names "Ab" and "aB"> file_json ("decode_meta", '{"Ab": "x", "aB": "y"}', "S", "here")

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{names}, @var{arrays}, @var{meta}] =} file_model ("parts", @var{m}, @var{caller})
-## @deftypefnx {} {[@var{m}, @var{parts}, @var{at}] =} file_model ("plan", @var{meta}, @var{info}, @var{prefix}, @var{where}, @var{caller})
+## @deftypefnx {} {[@var{m}, @var{parts}, @var{at}] =} file_model ("plan", @var{meta}, @var{info}, @var{prefix}, @var{where}, @var{caller}, @var{own})
 ## @deftypefnx {} {@var{m} =} file_model ("assemble", @var{m}, @var{parts}, @var{arrays}, @var{where}, @var{caller})
 ## A model in a safetensors file (@code{attn_save}, @code{attn_load} and
 ## the checkpoints of @code{attn_train}): what is written, and what is
@@ -11,16 +11,27 @@
 ## what a file of the model @var{m} (which @code{check_model} accepted)
 ## holds: every array of @code{model_schema} in its order (@var{names} =
 ## paths, @var{arrays} a cell row) and as @var{meta} (N×2 cell) the format
-## tag @qcode{"attention-model 1"} and the config and vocabularies as JSON
-## text (@code{file_json}).  Refused before anything is written: values a
+## tag @qcode{"attention-model 1"}, @code{id_base} @qcode{"1"} (ids count
+## from 1) and the config and vocabularies as JSON text
+## (@code{file_json}); a decoder-only model whose two vocabularies are
+## one has @code{tgt_vocab} only.  Refused before anything is written: values a
 ## file cannot hold (@code{attention:type}), a config or vocabulary a file
 ## may not have (@code{attention:config}, @code{attention:vocab}), an array
 ## the schema does not have or a sparse one (@code{attention:model}), one
 ## not finite (@code{attention:nonfinite}).
 ## @item "plan"
 ## from a file's header (@var{meta} and @var{info} of
-## @code{safetensors_header}; the caller has checked the format tag and
-## the metadata keys): @var{m} with the config (as @code{check_config}
+## @code{safetensors_header}; the caller has checked the format tag):
+## the metadata keys must be the caller's @var{own} (a cellstr, the format
+## tag's key included), @code{config} and @code{tgt_vocab}, and may be
+## @code{src_vocab} (required unless the family is decoder-only, whose
+## source vocabulary is then its @code{tgt_vocab}: files of an earlier
+## version stored it twice) and @code{id_base}.  The ids must count from 1:
+## @code{id_base} @qcode{"1"}, or, in a file without one (an earlier
+## version's), each special's id that of its word (@qcode{"<pad>"} @dots{})
+## or 0 where there is none, as @code{attn_vocab} gives them; a file
+## counting from 0 is refused, saying how to convert it.
+## @var{m}: the config (as @code{check_config}
 ## returns it) and the vocabularies of the metadata, @var{parts} the
 ## arrays the model must have (@code{model_schema}, with the field
 ## @code{name}: @var{prefix} and the path, the array's name in the file),
@@ -52,10 +63,14 @@ endfunction
 function [names, arrays, meta] = model_parts (m, caller)
   need = {"config", "src_vocab", "tgt_vocab"};
   meta = {"format", "attention-model 1";
+          "id_base", "1";
           "config", file_json("encode_meta", m.config, "M.config", caller);
           "src_vocab", file_json("encode_meta", m.src_vocab, "M.src_vocab", caller);
           "tgt_vocab", file_json("encode_meta", m.tgt_vocab, "M.tgt_vocab", caller)};
-  parts = schema_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
+  [parts, config] = schema_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
+  if (strcmp (config.family, "decoder-only") && strcmp (meta{4,2}, meta{5,2}))
+    meta(4,:) = [];                    # one stack, one vocabulary (src_vocab): stored once
+  endif
   names = {parts.path};
   [held, values] = leaves (rmfield (m, need), "", names, {}, {});
   extra = setdiff (held, names);
@@ -102,16 +117,32 @@ function [held, values] = leaves (s, pre, paths, held, values)
 endfunction
 
 ## the model a file's header declares, and where each of its arrays is
-function [m, parts, at] = file_plan (meta, info, prefix, where, caller)
+function [m, parts, at] = file_plan (meta, info, prefix, where, caller, own)
+  need = [own, {"config", "tgt_vocab"}];
+  may = {"id_base", "src_vocab"};
+  keys = fieldnames (meta)';
+  if (! all (isfield (meta, need)) || ! all (ismember (keys, [need, may])))
+    error ("attention:file", "%s: the __metadata__ must hold %s and may hold %s; it holds %s",
+           where, strjoin (need, ", "), strjoin (may, ", "), strjoin (keys, ", "));
+  endif
   m.config = file_json ("decode_meta", meta.config, "the config", where);
-  m.src_vocab = file_json ("decode_meta", meta.src_vocab, "src_vocab", where);
   m.tgt_vocab = file_json ("decode_meta", meta.tgt_vocab, "tgt_vocab", where);
+  m.src_vocab = m.tgt_vocab;
+  if (isfield (meta, "src_vocab"))
+    m.src_vocab = file_json ("decode_meta", meta.src_vocab, "src_vocab", where);
+  endif
   try
     [parts, m.config] = schema_plan (m.config, m.src_vocab, m.tgt_vocab, caller, numel (info));
   catch err
     error ("attention:file", "%s holds a damaged model: %s", where,
            regexprep (err.message, ['^' caller ': '], ''));
   end_try_catch
+  if (! isfield (meta, "src_vocab") && ! strcmp (m.config.family, "decoder-only"))
+    error ("attention:file",
+           "%s: the __metadata__ has no src_vocab, which a %s model needs (a decoder-only model's is its tgt_vocab)",
+           where, m.config.family);
+  endif
+  check_id_base (meta, m, where);
   [parts.name] = deal (strcat (prefix, {parts.path}){:});
   [found, at] = ismember ({parts.name}, {info.name});
   if (! all (found))
@@ -123,6 +154,38 @@ function [m, parts, at] = file_plan (meta, info, prefix, where, caller)
       error ("attention:file", "%s: array \"%s\" is %s, a %s model with this config has %s",
              where, parts(i).name, shape_str (info(at(i)).shape), m.config.family,
              shape_str (parts(i).shape));
+    endif
+  endfor
+endfunction
+
+## error unless the file's ids count from 1 (id k is word k of a vocabulary,
+## row k of its tables): its id_base must be "1"; a file without one (of an
+## attn_save before id_base) must give each special the id of its word
+## ("<pad>" ...) or 0 where there is none, as attn_vocab does, which a file
+## written with ids from 0 does not
+function check_id_base (meta, m, where)
+  see = "see doc/FILE-FORMAT.md of the attention package";
+  if (isfield (meta, "id_base"))
+    if (strcmp (meta.id_base, "0"))
+      error ("attention:file",
+             "%s counts ids from 0 (its __metadata__ id_base is \"0\"); model files count them from 1 (id k is word k of its vocabulary): write pad, unk, bos and eos 1 larger (0 stays: absent) and id_base \"1\"; %s",
+             where, see);
+    elseif (! strcmp (meta.id_base, "1"))
+      error ("attention:file", "%s: the __metadata__ id_base must be \"1\" (ids count from 1), got \"%s\"; %s",
+             where, meta.id_base, see);
+    endif
+    return;
+  endif
+  specials = {"pad", "unk", "bos", "eos"};
+  for name = intersect ({"src_vocab", "tgt_vocab"}, fieldnames (meta)')
+    v = m.(name{1});
+    [~, word] = ismember (strcat ("<", specials, ">"), v.words);
+    id = cellfun (@(s) v.(s), specials);
+    k = find (id != word, 1);
+    if (! isempty (k))
+      error ("attention:file",
+             "%s has no id_base in its __metadata__, and its %s.%s is %d where word \"<%s>\" has id %d: were its ids counted from 0?  Model files count ids from 1 and say so with id_base \"1\"; %s",
+             where, name{1}, specials{k}, id(k), specials{k}, word(k), see);
     endif
   endfor
 endfunction
@@ -183,7 +246,7 @@ endfunction
 
 %!test
 %! ## the header's model and where its arrays are; assembled, the model
-%! [got, parts, at] = file_model ("plan", meta, info, "model.", "here", "attn_train");
+%! [got, parts, at] = file_model ("plan", meta, info, "model.", "here", "attn_train", {"format"});
 %! assert (isequal ({got.config, got.src_vocab, got.tgt_vocab}, {m.config, m.src_vocab, m.tgt_vocab}));
 %! assert ({info(at).name}, strcat ("model.", {parts.path}));
 %! assert (parts(end).name, "model.b_vocab");
@@ -195,6 +258,6 @@ endfunction
 %! fail ('file_model ("assemble", got, parts, x, "here", "attn_train")',
 %!       "here holds a damaged model: attn_train: ");
 
-%!error <here: array "model.W_vocab" is 7×10, a encoder-decoder model with this config has 10×7> file_model ("plan", meta, setfield (info, {2}, "shape", [7 10]), "model.", "here", "attn_train")
-%!error <here: a encoder-decoder model with this config has an array "model.b_vocab"; the file has none> file_model ("plan", meta, info(2:end), "model.", "here", "attn_train")
-%!error <here holds a damaged model: CONFIG.d> file_model ("plan", setfield (meta, "config", strrep (meta.config, '"d":', '"d":-')), info, "", "here", "attn_load")
+%!error <here: array "model.W_vocab" is 7×10, a encoder-decoder model with this config has 10×7> file_model ("plan", meta, setfield (info, {2}, "shape", [7 10]), "model.", "here", "attn_train", {"format"})
+%!error <here: a encoder-decoder model with this config has an array "model.b_vocab"; the file has none> file_model ("plan", meta, info(2:end), "model.", "here", "attn_train", {"format"})
+%!error <here holds a damaged model: CONFIG.d> file_model ("plan", setfield (meta, "config", strrep (meta.config, '"d":', '"d":-')), info, "", "here", "attn_load", {"format"})

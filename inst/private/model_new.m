@@ -5,9 +5,8 @@
 ##
 ## Before anything is allocated, the parameter count is computed from the
 ## schema of at most two layers a stack (the count grows linearly with the
-## layers) and its memory compared with what the machine has: MemAvailable
-## of @file{/proc/meminfo} (MemTotal where that is missing), less than the
-## address-space limit (@code{ulimit -v}) leaves; more is an
+## layers) and its memory compared with what the machine has
+## (@code{check_memory}, the rule the file reader shares): more is an
 ## @code{attention:toolarge} error naming @var{caller}.  @var{n} is that
 ## count (every number of the model's arrays).
 ##
@@ -22,7 +21,9 @@
 ## @end deftypefn
 
 function [m, n] = model_new (c, caller)
-  n = check_memory (c, caller);
+  [n, largest] = parameter_count (c);
+  check_memory (n, largest, caller, "the model",
+                "; make CONFIG.d, d_ff, max_len, the layers or the vocabularies smaller");
   m.config = rmfield (c, {"src_vocab", "tgt_vocab"});
   if (! strcmp (c.family, "decoder-only"))
     m.src_vocab = c.src_vocab;
@@ -76,18 +77,6 @@ function [m, n] = model_new (c, caller)
   end_unwind_protect
 endfunction
 
-## refuse (attention:toolarge) a model whose arrays would not fit in memory
-function n = check_memory (c, caller)
-  [n, largest] = parameter_count (c);
-  need = 8 * (n + 2 * largest);              # the arrays, and a part drawn and copied
-  [have, where] = memory_free ();
-  if (need > have)
-    error ("attention:toolarge",
-           "%s: the model would hold %.4g numbers (%s as doubles), more than the %s of memory available (%s); make CONFIG.d, d_ff, max_len, the layers or the vocabularies smaller",
-           caller, n, bytes_str (8 * n), bytes_str (have), where);
-  endif
-endfunction
-
 ## n: the numbers in a model of config c, largest: those of its largest
 ## array, from the schemas of at most two layers a stack
 function [n, largest] = parameter_count (c)
@@ -103,45 +92,6 @@ function [n, largest] = parameter_count (c)
   n = (n1 + (c.encoder_layers - e) * (size_of (model_schema (c2)) - n1)
        + (c.decoder_layers - f) * (size_of (model_schema (c3)) - n1));
   largest = max (prod (vertcat (p.shape), 2));
-endfunction
-
-## bytes this process may still allocate, and where the number comes from
-function [have, where] = memory_free ()
-  have = Inf;
-  where = "no /proc/meminfo";
-  info = read_proc ("/proc/meminfo");
-  for key = {"MemAvailable", "MemTotal"}
-    kb = regexp (info, [key{1} ':\s*(\d+)\s*kB'], "tokens", "once");
-    if (! isempty (kb))
-      have = 1024 * str2double (kb{1});
-      where = [key{1} " in /proc/meminfo"];
-      break;
-    endif
-  endfor
-  limit = regexp (read_proc ("/proc/self/limits"), 'Max address space\s+(\d+)', "tokens", "once");
-  used = regexp (read_proc ("/proc/self/status"), 'VmSize:\s*(\d+)\s*kB', "tokens", "once");
-  if (! isempty (limit) && ! isempty (used))
-    left = str2double (limit{1}) - 1024 * str2double (used{1});
-    if (left < have)
-      have = max (left, 0);
-      where = "what the address-space limit (ulimit -v) leaves";
-    endif
-  endif
-endfunction
-
-function text = read_proc (name)
-  text = "";
-  fid = fopen (name, "r");
-  if (fid >= 0)
-    text = fread (fid, [1, Inf], "*char");
-    fclose (fid);
-  endif
-endfunction
-
-function s = bytes_str (b)
-  units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  k = min (max (floor (log2 (max (b, 1)) / 10), 0), numel (units) - 1);
-  s = sprintf ("%.3g %s", b / 1024^k, units{k+1});
 endfunction
 
 ## P = sinusoid_table (L, d): fixed sinusoidal positions (Vaswani et al.):

@@ -8,19 +8,20 @@
 ## gives 1×n) and offsets (1×2, bytes from start).  start: the first data
 ## byte's offset in the file.
 ##
-## Checked: the length field (at most 1 MiB, within the file), the JSON
+## Checked: the length field (at most 100,000,000 bytes, within the file), the JSON
 ## (see file_json), every entry's fields (dtype "F64", shape and
 ## data_offsets of non-negative integers), that each entry's bytes are its
 ## shape's, and that the entries fill the data bytes exactly: no overlap, no
 ## gap, nothing beyond the file or after the last array.  Each refusal is
 ## an attention:file error "WHERE: ...".
 ##
-## limit = safetensors_header (): the most bytes a header may have (1 MiB:
-## room for vocabularies of tens of thousands of words).  The reader
-## refuses longer headers before reading them, which keeps every refusal
-## well under a second; safetensors_write refuses to write one.
+## limit = safetensors_header (): the most bytes a header may have,
+## 100,000,000: the limit of the safetensors format's reference
+## implementation (MAX_HEADER_SIZE of huggingface/safetensors), room for
+## vocabularies of millions of words.  The reader refuses longer headers
+## before reading them; safetensors_write refuses to write one.
 function [meta, info, start] = safetensors_header (fid, bytes, where)
-  limit = 2^20;
+  limit = 1e8;
   if (nargin == 0)
     meta = limit;
     return;

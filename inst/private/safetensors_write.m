@@ -30,15 +30,15 @@ function safetensors_write (file, names, arrays, meta, caller)
     error ("attention:file", "%s: the folder \"%s\" does not exist", where, folder);
   endif
   header = header_text (names, arrays, meta);
-  if (! file_utf8 (header))
-    error ("attention:encoding", "%s: a name or metadata text is not UTF-8", where);
-  endif
   header = [header, repmat(" ", 1, mod (-numel (header), 8))];
   limit = safetensors_header ();
   if (numel (header) > limit)
     error ("attention:toolarge",
            "%s: the names and metadata need a header of %d bytes; a header may have at most %d",
            where, numel (header), limit);
+  endif
+  if (! file_utf8 (header))
+    error ("attention:encoding", "%s: a name or metadata text is not UTF-8", where);
   endif
 
   tmp = tempname (folder, ["." base ext "."]);
@@ -89,7 +89,7 @@ endfunction
 function h = header_text (names, arrays, meta)
   keys = cellfun (@jsonencode, meta(:,1)', "UniformOutput", false);
   values = cellfun (@jsonencode, meta(:,2)', "UniformOutput", false);
-  parts = {sprintf("\"__metadata__\":{%s}", strjoin (strcat (keys, ":", values), ","))};
+  parts = {["\"__metadata__\":{" strjoin(strcat (keys, ":", values), ",") "}"]};
   at = 0;
   for i = 1:numel (arrays)
     n = 8 * numel (arrays{i});
@@ -118,6 +118,24 @@ endfunction
 %! assert (isequal (got, arrays));
 %! assert (got_meta, cell2struct (meta(:,2), meta(:,1), 1));
 %! assert (mod (start, 8), 0);
+
+%!test
+%! ## a header beyond the limit (safetensors': 100,000,000 bytes) is refused
+%! ## before anything is written: the old file stays
+%! assert (safetensors_header (), 100000000);
+%! f = tempname ();
+%! safetensors_write (f, {"A"}, {1}, cell (0, 2), "test");
+%! before = fileread (f);
+%! note = repmat ("a", 1, 1e8 - 82);         # 83 bytes beside it: 1e8 + 1, padded to 1e8 + 8
+%! try
+%!   safetensors_write (f, {"A"}, {1}, {"note", note}, "test");
+%!   error ("test:written", "a header beyond the limit was written");
+%! catch err
+%!   assert (err.identifier, "attention:toolarge");
+%!   assert (err.message, sprintf ("test: \"%s\": the names and metadata need a header of 100000008 bytes; a header may have at most 100000000", f));
+%! end_try_catch
+%! assert (strcmp (fileread (f), before));
+%! delete (f);
 
 %!test
 %! ## the bytes of a 2×3 matrix are its rows, little-endian

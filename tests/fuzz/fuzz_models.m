@@ -6,7 +6,8 @@
 ## call of a public function with a mix of good and bad arguments, or one
 ## @code{attn_load} of a saved model file with random damage (bytes
 ## flipped, the file cut or lengthened, the header length or the header's
-## shapes, offsets, dtypes and metadata config values edited).
+## shapes, offsets, dtypes, metadata config values, key case and id base
+## edited, padding added).
 ##
 ## A case passes when the call returns a correct result (numbers finite, a
 ## model returned or loaded accepted by the package, text as text) or
@@ -577,12 +578,13 @@ function file = damaged_file (P, dir, n)
 endfunction
 
 ## one random edit of a header's text: a shape, offsets, a dtype, a config
-## value or a vocabulary of the metadata, or an entry removed or doubled
+## value or a vocabulary of the metadata, an entry removed or doubled,
+## padding after the JSON, a metadata key in other case, the id base
 function h = edit_header (h)
   numbers = {"0", "-1", "1", "3", "7", "1.5", "1e6", "1099511627776", "1e308", "null", ...
-             "\"8\"", "[]", "[1,2]", "-0", "9007199254740993"};
+             "\"8\"", "[]", "[1,2]", "-0", "9007199254740993", "[[3]]", "[{}]"};
   num = @() numbers{randi (numel (numbers))};
-  switch (randi (7))
+  switch (randi (10))
     case 1                                   # a shape
       [s, e] = random_match (h, '"shape":\[[^\]]*\]');
       shapes = {["[" num() "," num() "]"], ["[" num() "]"], "[]", "[2,2,2]", "\"x\"", "[3,3]"};
@@ -609,6 +611,16 @@ function h = edit_header (h)
       [s, e] = random_match (h, '\\"(pad|unk|bos|eos)\\":-?\d+');
       name = regexp (h(s:e), '^\\"(\w+)\\"', "tokens", "once"){1};
       h = [h(1:s-1), '\"', name, '\":', numbers{randi(9)}, h(e+1:end)];
+    case 8                                   # padding after the JSON
+      pads = {" ", "\0", "\t", "\n", "\0 "};
+      h = [h, repmat(pads{randi(numel (pads))}, 1, randi (8))];
+    case 9                                   # a metadata key in other case
+      [s, e] = random_match (h, '\\"(d|heads|max_len|family|words|pad|eos)\\":');
+      h = [h(1:s-1), upper(h(s:e)), h(e+1:end)];
+    case 10                                  # the id base changed or removed
+      [s, e] = random_match (h, '"id_base":"1",');
+      bases = {'"id_base":"0",', '"id_base":"2",', '', '"id_base":1,', '"id_base":"",'};
+      h = [h(1:s-1), bases{randi(numel (bases))}, h(e+1:end)];
     otherwise                                # an entry removed or doubled
       [s, e] = random_match (h, ',"[^"]+":\{"dtype":"F64","shape":\[[^\]]*\],"data_offsets":\[[^\]]*\]\}');
       if (rand () < 0.5)
