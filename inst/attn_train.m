@@ -55,7 +55,9 @@
 ##
 ## @var{history}: @code{loss} (one entry per step; after a divergence the
 ## last entry is the diverged loss), @code{epoch_loss} (token-weighted mean
-## per finished epoch), @code{tokens_per_s} (per epoch), @code{seconds}
+## per finished epoch), @code{epoch_step} (the step each finished epoch
+## ended at: @code{attn_plot_loss} draws @code{epoch_loss} there),
+## @code{tokens_per_s} (per epoch), @code{seconds}
 ## (total), @code{diverged} (the step whose loss diverged, 0 if none).
 ##
 ## @example
@@ -105,8 +107,8 @@ function [m, history] = attn_train (m, corpus, varargin)
                 "order", 1:N, "rand", rand ("state"), "total", 0, "tokens", 0,
                 "epoch_seconds", 0,
                 "history", struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
-                                   "tokens_per_s", zeros (1, 0), "seconds", 0,
-                                   "diverged", 0));
+                                   "epoch_step", zeros (1, 0), "tokens_per_s", zeros (1, 0),
+                                   "seconds", 0, "diverged", 0));
   rand ("state", old);
   saving = ! isempty (o.checkpoint);
   if (any (o.checkpoint == "\0"))
@@ -177,6 +179,7 @@ function [m, history] = attn_train (m, corpus, varargin)
         next = run;
         seconds = run.epoch_seconds + toc (t0);
         next.history.epoch_loss(end+1) = run.total / run.tokens;
+        next.history.epoch_step(end+1) = numel (run.history.loss);
         next.history.tokens_per_s(end+1) = run.tokens / seconds;
         next.epoch = run.epoch + 1;
         next.step = 0;
@@ -424,6 +427,7 @@ function run = checkpoint_read (file, run, o, N, steps)
                 "step", T.step, "order", T.order, "rand", T.rand, "total", T.total,
                 "tokens", T.tokens, "epoch_seconds", T.epoch_seconds,
                 "history", struct ("loss", T.loss, "epoch_loss", T.epoch_loss,
+                                   "epoch_step", steps * (1:numel (T.epoch_loss)),
                                    "tokens_per_s", T.tokens_per_s, "seconds", T.seconds,
                                    "diverged", T.diverged));
 endfunction
@@ -470,6 +474,9 @@ endfunction
 %! [loss2, G2] = attn_loss (m2, corpus(3,1), corpus(3,2));
 %! assert (h.loss(2), loss2, 1e-14);
 %! assert (size (h.epoch_loss), [1 1]);
+%! ## three epochs of two steps each end at steps 2, 4, 6
+%! [~, h] = attn_train (m, corpus, "epochs", 3, "batch_size", 2, "verbose", false);
+%! assert (h.epoch_step, [2 4 6]);
 
 %!test
 %! ## SGD with clipping, against the steps written out
