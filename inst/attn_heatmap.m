@@ -100,9 +100,9 @@ function lay = panel_layout (p, size_given, decimals)
   [n, m] = size (p.M);
   lay.font = merge (max (n, m) > 20, 8, 10);
   lay.line = round (1.6 * lay.font);             # pixels per line of text at 100 dpi
-  charw = 0.7 * lay.font;                        # a wide character, at 100 dpi
-  colw = max (utf8_width (p.cols));
-  lay.left = round (max (60, charw * max (utf8_width (p.rows)) + 3.2 * lay.line));
+  charw = 0.7 * lay.font;                        # a lower-case character, at 100 dpi
+  colw = max (text_width (p.cols));
+  lay.left = round (max (60, charw * max (text_width (p.rows)) + 3.2 * lay.line));
   top = 2.2 * lay.line;
   right = 100;                                   # colour bar and its ticks
   ## a cell wide enough for its value when values are written
@@ -127,6 +127,12 @@ function lay = panel_layout (p, size_given, decimals)
   lay.step = max (1, ceil (lay.line ./ (lay.cells ./ [m n])));   # [columns rows]
   ## values in the cells when there are few and they fit
   lay.values = m <= 12 && n <= 16 && all (lay.cells ./ [m n] >= [valuew, lay.line]);
+endfunction
+
+## Width of each label in lower-case characters: a capital letter is
+## about 1.35 of them ("ORGANIZATION" is as wide as 16 lower-case letters).
+function w = text_width (labels)
+  w = utf8_width (labels) + 0.35 * cellfun (@(s) sum (s >= "A" & s <= "Z"), labels);
 endfunction
 
 ## The full token lists, numbered, when some labels had to be left out;
@@ -272,18 +278,24 @@ endfunction
 %! c.src_vocab = attn_vocab ("the river bank");
 %! c.tgt_vocab = attn_vocab ("la rive");
 %! c.d = 4;  c.heads = 2;  c.encoder_layers = 2;  c.decoder_layers = 2;
-%! tr = attn_forward (attn_model (c), "the river bank", "<bos> la rive");
+%! m = attn_model (c);
+%! tr = attn_forward (m, "the river bank", "<bos> la rive");
+%! ## a decoder row is named by the word it writes: the next word of the
+%! ## prefix, and at the last row the model's most probable word
+%! [~, best] = max (tr.probs(3,:));
+%! written = {"la", "rive", m.tgt_vocab.words{best}};
 %! f = [tempname() ".png"];
-%! cases = {"encoder(2).self.A", tr.encoder(2).self.A, "<eos>";
-%!          "decoder(2).self.A", tr.decoder(2).self.A, "rive";
-%!          "decoder(1).cross.A", tr.decoder(1).cross.A, "rive"};
+%! cases = {"encoder(2).self.A", tr.encoder(2).self.A, {"the", "river", "bank", "<eos>"}, "source";
+%!          "decoder(2).self.A", tr.decoder(2).self.A, written, "word written";
+%!          "decoder(1).cross.A", tr.decoder(1).cross.A, written, "word written"};
 %! for k = 1:rows (cases)
 %!   h = attn_heatmap (tr, cases{k,1}, "head", 2, "file", f);
 %!   ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
 %!   assert (numel (ax), 1);
 %!   assert (strncmp (get (get (ax, "title"), "string"), cases{k,1}, numel (cases{k,1})));
 %!   assert (numel (get (ax, "xticklabel")), columns (cases{k,2}));
-%!   assert (get (ax, "yticklabel")(end), cases(k,3));
+%!   assert (get (ax, "yticklabel")(:)', cases{k,3});
+%!   assert (get (get (ax, "ylabel"), "string"), cases{k,4});
 %!   txt = str2double (get (findobj (ax, "type", "text"), "string"));
 %!   txt = txt(! isnan (txt));                   # the axis name is text too
 %!   assert (sort (txt), sort (round (100 * reshape (cases{k,2}(:,:,2), [], 1)) / 100));
@@ -334,6 +346,22 @@ endfunction
 %! endfor
 %! close (h);
 %! delete (f);
+
+%!test
+%! ## a token classifier's probabilities: source words × classes; the long
+%! ## capitalised class names stand upright instead of running together
+%! v = struct ("words", {{"PERSON", "ORGANIZATION", "PLACE", "OTHER"}}, "pad", 0, "unk", 0,
+%!             "bos", 0, "eos", 0);
+%! m = attn_family (struct ("family", "encoder-token",
+%!                          "src_vocab", attn_vocab ("Raghav goes to school in Delhi"), "tgt_vocab", v, "d", 8, "heads", 2, "decoder_layers", 0));
+%! tr = attn_forward (m, "Raghav goes to school in Delhi");
+%! h = attn_heatmap (tr, "probs");
+%! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
+%! assert (get (get (ax, "title"), "string"), "probs  (6×4: source × class)");
+%! assert (get (ax, "yticklabel")(:)', {"Raghav", "goes", "to", "school", "in", "Delhi"});
+%! up = findobj (ax, "type", "text", "rotation", 90);
+%! assert (sort (get (up, "string"))', sort (v.words));
+%! close (h);
 
 %!error id=attention:option attn_heatmap (eye (2), [], [], "t", "file", 3)
 %!error id=attention:option attn_heatmap (eye (2), "scale", "log")

@@ -72,7 +72,7 @@ function [loss, G, info] = attn_loss (m, varargin)
   endif
   if (nargout > 2)
     [loss, G, tr, row_loss] = model_loss (m, batch, o.weights, smoothing, "full");
-    tr = add_labels (tr, m);
+    tr = add_labels (tr, m, batch.labels);       # teacher forcing: rows write the labels
     info = struct ("row_loss", row_loss, "tokens", nnz (batch.tgt_allow),
                    "batch", batch, "trace", tr);
   elseif (nargout > 1)              # no info: the lean training pass
