@@ -22,7 +22,10 @@
 ## @code{after_self}, @code{cross}, @code{after_cross}, @dots{}),
 ## @code{decoder_out}, @code{logits} and @code{probs} (n×V×Bt), and the
 ## token names @code{source_labels}, @code{target_labels} (shaped like the
-## ids) and @code{vocab_labels}.
+## ids), @code{written_labels} (the word each decoder row writes: the next
+## word of the prefix, and at a sentence's last row the most probable
+## word; @code{attn_show} and @code{attn_heatmap} name decoder rows by it)
+## and @code{vocab_labels}.
 ##
 ## @example
 ## @group

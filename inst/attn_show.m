@@ -21,7 +21,11 @@
 ## meaning of each axis, e.g. @code{cross.A  (3×4: target × source)}.  Rows
 ## and columns are labelled with the trace's tokens (@code{source_labels},
 ## @code{target_labels}, and @code{vocab_labels} or @code{class_labels} for
-## logits and probabilities) when it has them.  Per-head
+## logits and probabilities) when it has them.  A model trace's decoder
+## rows are named by the word they write (@code{written_labels}, as seed
+## 004's grid names them), and the axis says so:
+## @code{decoder(1).cross.A  (3×4: word written × source)}; a token
+## classifier's outputs are @code{source × class}.  Per-head
 ## arrays (@code{scores}, @code{A}: n×m×h×Bt) are printed one head at a time;
 ## the columns of @code{Q}, @code{K}, @code{V} and @code{message} are
 ## labelled @code{head:column} when there are several heads.
