@@ -52,7 +52,7 @@
 ## @seealso{attn_toy, attn_walkthrough, attn_demo_seed004}
 ## @end deftypefn
 
-function r = attn_demo_seed000 ()
+function varargout = attn_demo_seed000 ()
   m = attn_toy ("river");
   r.model = m;
   show = @(varargin) printf ("%s\n", attn_show (varargin{:}));
@@ -141,7 +141,10 @@ function r = attn_demo_seed000 ()
   rows = cellfun (@(a, b) [a, " -> ", b], prev, g.tokens, "UniformOutput", false);
   show (g.probs, rows, tr.vocab_labels, "the distribution of each step");
   show (r.reading, rows, g.source_labels, "how the source-reading weights change (one query per step)",
-        "axes", {"target", "source"});
+        "axes", {"fed -> word written", "source"});
+  if (nargout > 0)                   # called by name: no 450-line ans
+    varargout{1} = r;
+  endif
 endfunction
 
 function step (k, what)
@@ -156,6 +159,12 @@ endfunction
 
 %!demo
 %! attn_demo_seed000 ();
+
+%!test
+%! ## called by name, as the help says: the steps, and no ans of the result
+%! out0 = evalc ("attn_demo_seed000");
+%! assert (isempty (strfind (out0, "ans =")));
+%! assert (numel (strfind (out0, "\n")) < 200);
 
 %!shared r, out, ref
 %! [out, r] = evalc ("attn_demo_seed000 ()");

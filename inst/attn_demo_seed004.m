@@ -43,7 +43,7 @@
 ## @seealso{attn_toy, attn_greedy, attn_demo_seed000, attn_demo_seed003}
 ## @end deftypefn
 
-function r = attn_demo_seed004 (png = "")
+function varargout = attn_demo_seed004 (png = "")
   m = attn_toy ("blackcat");
   french = m.tgt_vocab.words(m.tgt_vocab.bos+1:end);   # le chat noir chien blanc <eos>
   show = @(varargin) printf ("%s\n", attn_show (varargin{:}));
@@ -101,13 +101,22 @@ function r = attn_demo_seed004 (png = "")
   printf ("\"chat\" reads cat (column 3), \"noir\" reads black (column 2): the alignment crosses.\n");
   if (! isempty (png))
     attn_heatmap (r.grid, r.grid_rows, r.grid_cols, "alignment: the black cat -> le chat noir",
-                  "axes", {"target", "source"}, "file", png);
+                  "axes", {"word written", "source"}, "file", png);
     printf ("heatmap saved to %s\n", png);
+  endif
+  if (nargout > 0)                   # called by name: no 450-line ans
+    varargout{1} = r;
   endif
 endfunction
 
 %!demo
 %! attn_demo_seed004 ();
+
+%!test
+%! ## called by name: the demos, and no ans of the result
+%! out0 = evalc ("attn_demo_seed004");
+%! assert (isempty (strfind (out0, "ans =")));
+%! assert (numel (strfind (out0, "\n")) < 80);
 
 %!shared r, out
 %! [out, r] = evalc ("attn_demo_seed004 ()");
