@@ -67,9 +67,15 @@ function ids = attn_encode (v, sentence, mode = "")
   unknown = find (! known, 1);
   if (! isempty (unknown))
     if (strict || v.unk == 0)
+      w = words{unknown};
+      other = v.words(strcmpi (v.words, w));    # the same word in other capitals
+      hint = "words are case sensitive";
+      if (! isempty (other))
+        hint = sprintf ("%s: \"%s\" is in it", hint, other{1});
+      endif
       error ("attention:vocab",
-             "attn_encode: unknown word \"%s\" (position %d) is not in the vocabulary of %d words",
-             words{unknown}, unknown, V);
+             "attn_encode: unknown word \"%s\" (position %d) is not in the vocabulary of %d words (%s)",
+             w, unknown, V, hint);
     endif
     ids(! known) = v.unk;
   endif

@@ -51,8 +51,8 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
     batch = model_batch (m, {source}, {}, "attn_forward");
   else
-    src = to_ids (m.src_vocab, source, "source", "attn_forward");
-    tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward");
+    src = to_ids (m.src_vocab, source, "source", "attn_forward", "source");
+    tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward", "target");
     batch = struct ("src", src', "src_allow", true (numel (src), 1),
                     "tgt_in", tgt', "tgt_allow", true (numel (tgt), 1));
   endif

@@ -298,7 +298,7 @@ endfunction
 function W = prompt_weights (m, data, targets, w)
   W = [];
   if (w != 1 && strcmp (m.config.family, "decoder-only"))
-    answer = cellfun (@(t) numel (to_ids (m.tgt_vocab, t, "target", "attn_train")), targets);
+    answer = cellfun (@(t) numel (to_ids (m.tgt_vocab, t, "target", "attn_train", "target")), targets);
     prompt = sum (data.tgt_allow, 1) - answer - 1;
     W = 1 - (1 - w) * ((1:rows (data.labels))' <= prompt);
   endif
