@@ -1,8 +1,12 @@
 # attention: build, test and package.
 #
 #   make          build the MEX functions in src/ (use the package in place)
-#   make setup    install missing system packages with apt-get (Debian)
-#   make demo     setup, build, run doc/attention_demo.m
+#   make setup    install missing system packages with apt-get (Debian):
+#                 everything make check uses (and Chromium, for the browser
+#                 tests, when it can be installed)
+#   make setup-demo  only what make demo needs (Octave, its development
+#                 files, OpenBLAS): no figure tools, no browser
+#   make demo     setup-demo, build, run doc/attention_demo.m
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed, N skipped"
 #   make bench    run the benchmarks tests/bench/bench_*: the C core, the
@@ -39,13 +43,16 @@ RUN_OCTAVE = $(OCTAVE) $(OCTAVE_FLAGS)
 # The package in place, as README.md tells users to set it up.
 INPLACE_PATH = addpath ("$(CURDIR)/src", "$(CURDIR)/inst");
 
-# Debian packages: Octave with mkoctfile, an optimised BLAS, and what the
-# doctests and figures need.
-APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
-               gnuplot-nox fonts-freefont-otf ghostscript bubblewrap
-# Optional: the browser that attn_explore's pages are tested in
-# (tests/test_explore_browser.m).  Where it cannot be installed, make setup
-# goes on and those tests are counted as skipped.
+# Debian packages: Octave with mkoctfile and an optimised BLAS (all that
+# make demo needs); the figures (make train-demo, the tests) need gnuplot,
+# its fonts and ghostscript; make check also the doctests and the grading
+# sandbox.
+DEMO_APT_PACKAGES = octave octave-dev libopenblas0-pthread
+FIGURE_APT_PACKAGES = $(DEMO_APT_PACKAGES) gnuplot-nox fonts-freefont-otf ghostscript
+APT_PACKAGES = $(FIGURE_APT_PACKAGES) octave-doctest bubblewrap
+# Optional, for make check only: the browser that attn_explore's pages are
+# tested in (tests/test_explore_browser.m).  Where it cannot be installed,
+# make setup goes on and those tests are counted as skipped.
 OPTIONAL_APT_PACKAGES = chromium
 
 # What pkg install needs: metadata, the C sources with their help stubs,
@@ -67,7 +74,7 @@ INSTRUCTOR_TARBALL := $(INSTRUCTOR_NAME).tar.gz
 GRADES ?= grades
 GRADE_OPTIONS ?= "time_limit", 60, "total_time", 600
 
-.PHONY: all setup check demo bench dist dist-instructor grade clean train-demo
+.PHONY: all setup setup-demo setup-figures check demo bench dist dist-instructor grade clean train-demo
 .PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
@@ -76,11 +83,17 @@ all:
 	  exit 1; }
 	$(MAKE) -C src
 
-# Installs the Debian packages when Octave's mkoctfile is missing, or when
-# Octave came from Debian and some of the others are missing; then the
-# optional ones, going on without them when they cannot be installed.  Uses
-# sudo only when not root.
-setup:
+# Installs the Debian packages of the target (SETUP_PACKAGES) when Octave's
+# mkoctfile is missing, or when Octave came from Debian and some of the
+# others are missing; then the optional ones (SETUP_OPTIONAL), going on
+# without them when they cannot be installed.  Uses sudo only when not root.
+setup: SETUP_PACKAGES = $(APT_PACKAGES)
+setup: SETUP_OPTIONAL = $(OPTIONAL_APT_PACKAGES)
+setup-demo: SETUP_PACKAGES = $(DEMO_APT_PACKAGES)
+setup-demo: SETUP_OPTIONAL =
+setup-figures: SETUP_PACKAGES = $(FIGURE_APT_PACKAGES)
+setup-figures: SETUP_OPTIONAL =
+setup setup-demo setup-figures:
 	@missing_of () { for p in "$$@"; do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
 	      || printf ' %s' $$p; \
@@ -95,14 +108,14 @@ setup:
 	if $$dpkg && { ! command -v mkoctfile >/dev/null 2>&1 \
 	               || dpkg-query -W -f='$${Status}' octave 2>/dev/null \
 	                  | grep -q "ok installed"; }; then \
-	  missing=$$(missing_of $(APT_PACKAGES)); \
+	  missing=$$(missing_of $(SETUP_PACKAGES)); \
 	fi; \
 	if [ -n "$$missing" ]; then apt_install $$missing || exit 1; fi; \
 	command -v mkoctfile >/dev/null 2>&1 || { \
 	  echo "mkoctfile not found: install Octave and its development files" >&2; \
 	  exit 1; }; \
 	optional=""; \
-	if $$dpkg; then optional=$$(missing_of $(OPTIONAL_APT_PACKAGES)); fi; \
+	if $$dpkg && [ -n "$(SETUP_OPTIONAL)" ]; then optional=$$(missing_of $(SETUP_OPTIONAL)); fi; \
 	if [ -n "$$optional" ]; then \
 	  apt_install $$optional \
 	    || echo "could not install$$optional: the browser tests will be skipped" >&2; \
@@ -113,13 +126,14 @@ check: setup
 	@$(MAKE) --no-print-directory dist
 	tests/check.sh $(TARBALL)
 
-demo: setup
+demo: setup-demo
 	@$(MAKE) --no-print-directory all
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
 
-# Train seed 003's families on the generated corpora (several minutes);
-# figures and summary.txt in train-demo-output/ (ATTN_BUDGET: seconds per model).
-train-demo: setup
+# Train seed 003's families on the generated corpora (about 25 minutes on
+# two cores); figures and summary.txt in train-demo-output/ (ATTN_BUDGET:
+# seconds of training per translation model and for the language model).
+train-demo: setup-figures
 	@$(MAKE) --no-print-directory all
 	ATTN_OUT="$${ATTN_OUT:-$(CURDIR)/train-demo-output}" \
 	  $(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'

@@ -49,3 +49,19 @@
 %!   assert (format, "texinfo", public{i});
 %!   assert (! isempty (strfind (text, "@deftypefn")), public{i});
 %! endfor
+
+## make demo installs only what the demo needs: no browser (Chromium is for
+## the browser tests of make check), no figure tools; make setup (behind
+## make check) still asks for Chromium.  In the source tree only.
+%!testif ; exist (fullfile (fileparts (fileparts (which ("attn_sdpa"))), "Makefile"), "file")
+%! top = fileparts (fileparts (which ("attn_sdpa")));
+%! mk = fileread (fullfile (top, "Makefile"));
+%! assert (! isempty (regexp (mk, '(?m)^demo: setup-demo$', "once")));
+%! [st, demo] = system (sprintf ("make -s -n -C '%s' setup-demo", top));
+%! assert (st, 0);
+%! assert (! isempty (strfind (demo, "octave octave-dev libopenblas0-pthread")));
+%! assert (isempty (strfind (demo, "chromium")));
+%! assert (isempty (strfind (demo, "gnuplot")));
+%! [st, check] = system (sprintf ("make -s -n -C '%s' setup", top));
+%! assert (st, 0);
+%! assert (! isempty (strfind (check, "chromium")));
