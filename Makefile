@@ -6,7 +6,10 @@
 #                 tests, when it can be installed)
 #   make setup-demo  only what make demo needs (Octave, its development
 #                 files, OpenBLAS): no figure tools, no browser
-#   make demo     setup-demo, build, run doc/attention_demo.m
+#   make demo     setup-demo, build, make doc-cache, run doc/attention_demo.m
+#   make doc-cache  lookfor's index of the functions in place (inst/ and
+#                 src/doc-cache: lookfor attention answers at once instead
+#                 of reading every help text; pkg install makes its own)
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed, N skipped"
 #   make bench    run the benchmarks tests/bench/bench_*: the C core, the
@@ -74,7 +77,7 @@ INSTRUCTOR_TARBALL := $(INSTRUCTOR_NAME).tar.gz
 GRADES ?= grades
 GRADE_OPTIONS ?= "time_limit", 60, "total_time", 600
 
-.PHONY: all setup setup-demo setup-figures check demo bench dist dist-instructor grade clean train-demo
+.PHONY: all setup setup-demo setup-figures check demo doc-cache bench dist dist-instructor grade clean train-demo
 .PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
@@ -127,7 +130,7 @@ check: setup
 	tests/check.sh $(TARBALL)
 
 demo: setup-demo
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all doc-cache
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
 
 # Train seed 003's families on the generated corpora (about 25 minutes on
@@ -137,6 +140,14 @@ train-demo: setup-figures
 	@$(MAKE) --no-print-directory all
 	ATTN_OUT="$${ATTN_OUT:-$(CURDIR)/train-demo-output}" \
 	  $(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
+
+# lookfor's index of each folder, remade when a help text there changes.
+DOC_CACHES = inst/doc-cache src/doc-cache
+doc-cache: $(DOC_CACHES)
+inst/doc-cache: $(wildcard inst/*.m)
+src/doc-cache: $(wildcard src/*.m)
+$(DOC_CACHES):
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) doc_cache_create ("$(CURDIR)/$@", "$(CURDIR)/$(@D)");'
 
 # The C core timed alone, linked against the BLAS Octave uses.
 tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attention_core.h
@@ -221,4 +232,4 @@ clean:
 	$(MAKE) -C src clean
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
 	rm -rf $(DISTNAME) $(TARBALL) $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
-	rm -f tests/bench/bench_core tests/bench/bench_calls
+	rm -f tests/bench/bench_core tests/bench/bench_calls $(DOC_CACHES)

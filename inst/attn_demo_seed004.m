@@ -2,8 +2,8 @@
 ## @deftypefn  {} {} attn_demo_seed004 ()
 ## @deftypefnx {} {} attn_demo_seed004 (@var{png})
 ## @deftypefnx {} {@var{r} =} attn_demo_seed004 (@dots{})
-## Seed 004's black cat, run by the package: the three demos and the
-## alignment grid.
+## Seed 004's black cat: encoder, decoder, cross-attention. Seed 004's black
+## cat, run by the package: the three demos and the alignment grid.
 ##
 ## The model is @code{attn_toy ("blackcat")}: keys are roles (det, adj, noun,
 ## end), values one-hot French words.

@@ -5,7 +5,7 @@
 ## @deftypefnx {} {} attn_show (@var{T}, @var{field})
 ## @deftypefnx {} {} attn_show (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {@var{s} =} attn_show (@dots{})
-## Print a matrix as a table labelled by tokens.
+## Print an attention matrix as a table labelled by tokens.
 ##
 ## @var{M} is a numeric array; rows are labelled by @var{row_labels} and
 ## columns by @var{col_labels} (a cell array of strings, a string of

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus})
 ## @deftypefnx {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus}, @var{name}, @var{value}, @dots{})
-## Train a model on a parallel corpus with teacher forcing and mini-batches.
+## Train an attention model with teacher forcing. Train a model on a
+## parallel corpus with teacher forcing and mini-batches.
 ##
 ## @var{corpus} is an N×2 cell array of @{source, target@} sentences, or a
 ## struct with cell fields @code{source} and @code{target}.  The corpus is

@@ -2,7 +2,7 @@
 ## @deftypefn  {} {} attn_walkthrough (@var{m}, @var{source}, @var{prefix})
 ## @deftypefnx {} {} attn_walkthrough (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {[@var{token}, @var{tr}] =} attn_walkthrough (@dots{})
-## Print one translation step of an encoder-decoder model, stage by stage.
+## Print one attention translation step, stage by stage.
 ##
 ## For model @var{m}, the sentence @var{source} and the target prefix
 ## @var{prefix} (strings, cells of words or ids, as for

@@ -65,3 +65,19 @@
 %! [st, check] = system (sprintf ("make -s -n -C '%s' setup", top));
 %! assert (st, 0);
 %! assert (! isempty (strfind (check, "chromium")));
+
+## lookfor attention: every public function's first help sentence (what
+## lookfor searches and prints) names attention, and is ASCII and short
+## enough for lookfor's one line at 80 columns (lookfor wraps a longer one
+## byte by byte, one character twice at each break, and splits a × or a
+## curly quote).  The graders (attn_grade*) belong to the grading code and
+## are checked for the line only.
+%!test
+%! for k = 1:numel (public)
+%!   s = get_first_help_sentence (public{k}, 1024);
+%!   room = 58 - max (0, numel (public{k}) + 1 - 20);    # lookfor's indent is 20
+%!   assert (numel (s) <= room || strncmp (public{k}, "attn_grade", 10), "%s: %s", public{k}, s);
+%!   assert (all (s < 128), "%s: %s", public{k}, s);
+%!   assert (! isempty (strfind (s, "attention")) || strncmp (public{k}, "attn_grade", 10),
+%!           "%s: %s", public{k}, s);
+%! endfor
