@@ -55,6 +55,8 @@
 %! assert (w, [0.08 0.22 0.61 0.08]);             # seed 004's softmax row
 %! assert (! isempty (regexp (out, 'scores q\*K'' +\[0 2 4 0\]')));
 %! assert (isempty (strfind (out, "<end>")));
+%! ## it ends by saying where to go next
+%! assert (! isempty (regexp (out, 'Next: doc/tutorial\.md.*lookfor attention lists every function\.\n$')));
 %! [text, info] = attn_greedy (attn_toy ("blackcat"), "the black cat");
 %! assert (text, "le chat noir");
 %! for i = 1:numel (info.tokens)
