@@ -62,7 +62,7 @@ OPTIONAL_APT_PACKAGES = chromium
 # the Octave functions and the documentation; in a git checkout only the
 # files git tracks (no stray files), otherwise every file there.
 DIST_TREES = src inst doc
-DIST_ALL = $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
+DIST_ALL = $(sort $(filter-out %.o %.mex %-tst %doc-cache,$(shell { git ls-files $(DIST_TREES); } \
     2>/dev/null || find $(DIST_TREES) -type f)))
 # The answer keys (solutions and planted wrong solutions of the
 # assignments) and the graders' self-tests go to instructors only.
