@@ -1,8 +1,15 @@
 # attention: build, test and package.
 #
 #   make          build the MEX functions in src/ (use the package in place)
-#   make setup    install missing system packages with apt-get (Debian)
-#   make demo     setup, build, run doc/attention_demo.m
+#   make setup    install missing system packages with apt-get (Debian):
+#                 everything make check uses (and Chromium, for the browser
+#                 tests, when it can be installed)
+#   make setup-demo  only what make demo needs (Octave, its development
+#                 files, OpenBLAS): no figure tools, no browser
+#   make demo     setup-demo, build, make doc-cache, run doc/attention_demo.m
+#   make doc-cache  lookfor's index of the functions in place (inst/ and
+#                 src/doc-cache: lookfor attention answers at once instead
+#                 of reading every help text; pkg install makes its own)
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed, N skipped"
 #   make bench    run the benchmarks tests/bench/bench_*: the C core, the
@@ -39,20 +46,23 @@ RUN_OCTAVE = $(OCTAVE) $(OCTAVE_FLAGS)
 # The package in place, as README.md tells users to set it up.
 INPLACE_PATH = addpath ("$(CURDIR)/src", "$(CURDIR)/inst");
 
-# Debian packages: Octave with mkoctfile, an optimised BLAS, and what the
-# doctests and figures need.
-APT_PACKAGES = octave octave-dev libopenblas0-pthread octave-doctest \
-               gnuplot-nox fonts-freefont-otf ghostscript bubblewrap
-# Optional: the browser that attn_explore's pages are tested in
-# (tests/test_explore_browser.m).  Where it cannot be installed, make setup
-# goes on and those tests are counted as skipped.
+# Debian packages: Octave with mkoctfile and an optimised BLAS (all that
+# make demo needs); the figures (make train-demo, the tests) need gnuplot,
+# its fonts and ghostscript; make check also the doctests and the grading
+# sandbox.
+DEMO_APT_PACKAGES = octave octave-dev libopenblas0-pthread
+FIGURE_APT_PACKAGES = $(DEMO_APT_PACKAGES) gnuplot-nox fonts-freefont-otf ghostscript
+APT_PACKAGES = $(FIGURE_APT_PACKAGES) octave-doctest bubblewrap
+# Optional, for make check only: the browser that attn_explore's pages are
+# tested in (tests/test_explore_browser.m).  Where it cannot be installed,
+# make setup goes on and those tests are counted as skipped.
 OPTIONAL_APT_PACKAGES = chromium
 
 # What pkg install needs: metadata, the C sources with their help stubs,
 # the Octave functions and the documentation; in a git checkout only the
 # files git tracks (no stray files), otherwise every file there.
 DIST_TREES = src inst doc
-DIST_ALL = $(sort $(filter-out %.o %.mex %-tst,$(shell { git ls-files $(DIST_TREES); } \
+DIST_ALL = $(sort $(filter-out %.o %.mex %-tst %doc-cache,$(shell { git ls-files $(DIST_TREES); } \
     2>/dev/null || find $(DIST_TREES) -type f)))
 # The answer keys (solutions and tables of planted mistakes of the
 # assignments) and the graders' self-tests go to instructors only.
@@ -67,7 +77,7 @@ INSTRUCTOR_TARBALL := $(INSTRUCTOR_NAME).tar.gz
 GRADES ?= grades
 GRADE_OPTIONS ?= "time_limit", 60, "total_time", 600
 
-.PHONY: all setup check demo bench dist dist-instructor grade clean train-demo
+.PHONY: all setup setup-demo setup-figures check demo doc-cache bench dist dist-instructor grade clean train-demo
 .PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
@@ -76,11 +86,17 @@ all:
 	  exit 1; }
 	$(MAKE) -C src
 
-# Installs the Debian packages when Octave's mkoctfile is missing, or when
-# Octave came from Debian and some of the others are missing; then the
-# optional ones, going on without them when they cannot be installed.  Uses
-# sudo only when not root.
-setup:
+# Installs the Debian packages of the target (SETUP_PACKAGES) when Octave's
+# mkoctfile is missing, or when Octave came from Debian and some of the
+# others are missing; then the optional ones (SETUP_OPTIONAL), going on
+# without them when they cannot be installed.  Uses sudo only when not root.
+setup: SETUP_PACKAGES = $(APT_PACKAGES)
+setup: SETUP_OPTIONAL = $(OPTIONAL_APT_PACKAGES)
+setup-demo: SETUP_PACKAGES = $(DEMO_APT_PACKAGES)
+setup-demo: SETUP_OPTIONAL =
+setup-figures: SETUP_PACKAGES = $(FIGURE_APT_PACKAGES)
+setup-figures: SETUP_OPTIONAL =
+setup setup-demo setup-figures:
 	@missing_of () { for p in "$$@"; do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
 	      || printf ' %s' $$p; \
@@ -95,14 +111,14 @@ setup:
 	if $$dpkg && { ! command -v mkoctfile >/dev/null 2>&1 \
 	               || dpkg-query -W -f='$${Status}' octave 2>/dev/null \
 	                  | grep -q "ok installed"; }; then \
-	  missing=$$(missing_of $(APT_PACKAGES)); \
+	  missing=$$(missing_of $(SETUP_PACKAGES)); \
 	fi; \
 	if [ -n "$$missing" ]; then apt_install $$missing || exit 1; fi; \
 	command -v mkoctfile >/dev/null 2>&1 || { \
 	  echo "mkoctfile not found: install Octave and its development files" >&2; \
 	  exit 1; }; \
 	optional=""; \
-	if $$dpkg; then optional=$$(missing_of $(OPTIONAL_APT_PACKAGES)); fi; \
+	if $$dpkg && [ -n "$(SETUP_OPTIONAL)" ]; then optional=$$(missing_of $(SETUP_OPTIONAL)); fi; \
 	if [ -n "$$optional" ]; then \
 	  apt_install $$optional \
 	    || echo "could not install$$optional: the browser tests will be skipped" >&2; \
@@ -113,16 +129,25 @@ check: setup
 	@$(MAKE) --no-print-directory dist
 	tests/check.sh $(TARBALL)
 
-demo: setup
-	@$(MAKE) --no-print-directory all
+demo: setup-demo
+	@$(MAKE) --no-print-directory all doc-cache
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
 
-# Train seed 003's families on the generated corpora (several minutes);
-# figures and summary.txt in train-demo-output/ (ATTN_BUDGET: seconds per model).
-train-demo: setup
+# Train seed 003's families on the generated corpora (about 25 minutes on
+# two cores); figures and summary.txt in train-demo-output/ (ATTN_BUDGET:
+# seconds of training per translation model and for the language model).
+train-demo: setup-figures
 	@$(MAKE) --no-print-directory all
 	ATTN_OUT="$${ATTN_OUT:-$(CURDIR)/train-demo-output}" \
 	  $(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
+
+# lookfor's index of each folder, remade when a help text there changes.
+DOC_CACHES = inst/doc-cache src/doc-cache
+doc-cache: $(DOC_CACHES)
+inst/doc-cache: $(wildcard inst/*.m)
+src/doc-cache: $(wildcard src/*.m)
+$(DOC_CACHES):
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) doc_cache_create ("$(CURDIR)/$@", "$(CURDIR)/$(@D)");'
 
 # The C core timed alone, linked against the BLAS Octave uses.
 tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attention_core.h
@@ -210,4 +235,4 @@ clean:
 	$(MAKE) -C src clean
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
 	rm -rf $(DISTNAME) $(TARBALL) $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
-	rm -f tests/bench/bench_core tests/bench/bench_calls
+	rm -f tests/bench/bench_core tests/bench/bench_calls $(DOC_CACHES)

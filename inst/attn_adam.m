@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{m}, @var{state}] =} attn_adam (@var{m}, @var{G}, @var{state})
 ## @deftypefnx {} {[@var{m}, @var{state}] =} attn_adam (@var{m}, @var{G}, @var{state}, @var{name}, @var{value}, @dots{})
-## One Adam step (Kingma & Ba) on every learned array of @var{m}.
+## Adam step (Kingma & Ba) on an attention model's arrays.  One step on
+## every learned array of @var{m}.
 ##
 ## @var{state} is @code{[]} at the first step, then the struct returned by
 ## the previous call: @code{t} (steps taken), @code{m} and @code{v} (first

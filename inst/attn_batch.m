@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{batch} =} attn_batch (@var{m}, @var{sources}, @var{targets})
 ## @deftypefnx {} {@var{batch} =} attn_batch (@var{m}, @var{sources})
-## Token ids of sentence pairs, padded into columns for teacher forcing.
+## Pad sentence pairs into an attention model's id batch. Token ids of
+## sentence pairs, padded into columns for teacher forcing.
 ##
 ## @var{sources} and @var{targets} are cell arrays of N sentences (strings,
 ## cells of words or id vectors), or one sentence each (a string or ids).  Sources get
@@ -90,8 +91,8 @@ endfunction
 %!   error ("no error");
 %! catch err
 %!   assert (err.identifier, "attention:vocab");
-%!   assert (err.message, ["attn_batch: unknown word \"storm\" (position 2) is ", ...
-%!                         "not in the vocabulary of 8 words"]);
+%!   assert (err.message, ["attn_batch: unknown word \"storm\" (position 2 of source sentence 2) is ", ...
+%!                         "not in the source vocabulary (M.src_vocab) of 8 words (words are case sensitive)"]);
 %! end_try_catch
 %!error <SENTENCE ids must be integers in 1..8, got 0 at position 1> attn_batch (m, {[5 6], 0}, {"la", "la"})
 %!error id=attention:size attn_batch (m, {"the", "bank"}, {"la"})

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {[@var{G}, @var{total}] =} attn_clip (@var{G}, @var{max_norm})
-## Clip gradients by their global norm.
+## Clip an attention model's gradients by their global norm.
 ##
 ## @var{total} is the 2-norm of all arrays of @var{G} taken together; when it
 ## exceeds @var{max_norm}, every array is scaled by @var{max_norm}/@var{total}

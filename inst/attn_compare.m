@@ -3,7 +3,8 @@
 ## @deftypefnx {} {} attn_compare (@var{ref}, @var{got}, @var{tol})
 ## @deftypefnx {} {} attn_compare (@dots{}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {[@var{ok}, @var{msg}, @var{differ}] =} attn_compare (@dots{})
-## Compare a student's trace or gradients with a reference, for grading.
+## Compare attention traces or gradients with a reference. Compare a
+## student's trace or gradients with a reference, for grading.
 ##
 ## @var{ref} and @var{got} are structs (a kernel trace, a gradient struct, a
 ## model trace), struct arrays, cells or numeric arrays.  Every field of
@@ -237,10 +238,7 @@ function [msg, nn] = compare_numbers (r, g, label, tol)
   else
     r = double (r);
     g = double (g);
-    same = (r == g) | (isnan (r) & isnan (g));
-    ## a non-finite value agrees only with the same non-finite value
-    close = isfinite (r) & isfinite (g) & abs (g - r) <= tol * max (1, abs (r));
-    bad = ! (same | close);
+    bad = ! agree (r, g, tol);
     nn = numel (r);
     k = find (bad, 1);
     if (! isempty (k))
@@ -253,8 +251,68 @@ function [msg, nn] = compare_numbers (r, g, label, tol)
       endif
       msg = sprintf ("%s (%s): element (%s) differs: expected %.12g, got %.12g (%s)",
                      label, shape_str (size (r)), sprintf ("%d,", sub{:})(1:end-1), r(k), g(k), why);
+      kind = wrong_pattern (r, g, bad, tol);
+      if (! isempty (kind))
+        msg = sprintf ("%s (%s)", msg, kind);
+      endif
     endif
   endif
+endfunction
+
+## Where g agrees with the reference r: equal (non-finite values only with
+## the same non-finite value), or within tol * max (1, |r|).
+function ok = agree (r, g, tol)
+  ok = (r == g) | (isnan (r) & isnan (g)) ...
+       | (isfinite (r) & isfinite (g) & abs (g - r) <= tol * max (1, abs (r)));
+endfunction
+
+## The common mistake that explains every wrong element of g (BAD), or "":
+## NaN where the reference has 0, a masked entry not 0 (or not -Inf), the
+## sign flipped, everything off by one factor, transposed, or the rows
+## shifted by one.
+function kind = wrong_pattern (r, g, bad, tol)
+  kind = "";
+  all_ok = @(x, y) all (agree (x, y, tol)(:));
+  nr = rows (r);
+  pages = @(x, i) x(i, :, :);       # rows i of every page (dims 2.. kept)
+  nz = isfinite (r) & r != 0 & isfinite (g);
+  if (all (isnan (g(bad)) & r(bad) == 0))
+    kind = sprintf ("NaN where the reference has 0, at %d element%s: a row with no allowed key must give 0, not 0/0",
+                    nnz (bad), merge (nnz (bad) == 1, "", "s"));
+  elseif (all (r(bad) == 0))
+    kind = sprintf ("the reference is exactly 0 at every wrong element (%d): a masked entry that is not zero?",
+                    nnz (bad));
+  elseif (all (r(bad) == -Inf))
+    kind = sprintf ("the reference is -Inf (masked) at every wrong element (%d): a masked score that is not -Inf?",
+                    nnz (bad));
+  elseif (any (nz(:)) && all_ok (-r, g))
+    kind = "the sign is flipped: got = -expected everywhere";
+  elseif (any (nz(:)) && g(find (nz, 1)) != 0
+          && all_ok ((g(find (nz, 1)) / r(find (nz, 1))) * r, g))
+    c = g(find (nz, 1)) / r(find (nz, 1));
+    kind = sprintf ("off by one factor: got = %.6g × expected everywhere%s", c, root_note (c));
+  elseif (nr > 1 && nr == columns (r) && all_ok (permute (r, [2 1 3:ndims(r)]), g))
+    kind = "transposed: got = expected' (rows and columns swapped)";
+  elseif (nr > 1 && all_ok (pages (r, 1:nr-1), pages (g, 2:nr)))
+    kind = "shifted by one row: got row i+1 = expected row i";
+  elseif (nr > 1 && all_ok (pages (r, 2:nr), pages (g, 1:nr-1)))
+    kind = "shifted by one row: got row i = expected row i+1";
+  endif
+endfunction
+
+## ", c = sqrt(n): ..." when the factor c or 1/c is the square root of a
+## whole n from 2 to 4096 (e.g. a scaling by sqrt(dk) missing or applied
+## twice).
+function s = root_note (c)
+  s = "";
+  for v = [abs(c), 1 / abs(c)]
+    n = round (v ^ 2);
+    if (n >= 2 && n <= 4096 && abs (v - sqrt (n)) <= 1e-9 * v)
+      s = sprintf (", %.6g = %ssqrt(%d): a scaling by sqrt(dk) missing or applied twice?",
+                   c, merge (v == abs (c), "", "1/"), n);
+      return;
+    endif
+  endfor
 endfunction
 
 function s = describe (x)
@@ -264,6 +322,36 @@ function s = describe (x)
     s = sprintf ("a %s %s", shape_str (size (x)), class (x));
   endif
 endfunction
+
+%!test
+%! ## the common mistakes are named: each wrong array built from the
+%! ## reference by the mistake, the name checked against it
+%! R = [0.6 0.4 0; 0.1 0.2 0.7; 0.3 0.3 0.4];
+%! nan_row = R;  nan_row(1,3) = NaN;
+%! unmasked = R;  unmasked(1,3) = 0.1;
+%! cases = {2 * R, "off by one factor: got = 2 × expected everywhere, 2 = sqrt(4): a scaling by sqrt(dk) missing or applied twice?";
+%!          1.5 * R, "off by one factor: got = 1.5 × expected everywhere)";
+%!          -R, "the sign is flipped: got = -expected everywhere";
+%!          R', "transposed: got = expected' (rows and columns swapped)";
+%!          [0 0 0; R(1:2,:)], "shifted by one row: got row i+1 = expected row i";
+%!          [R(2:3,:); 1 1 1], "shifted by one row: got row i = expected row i+1";
+%!          nan_row, "NaN where the reference has 0, at 1 element";
+%!          unmasked, "the reference is exactly 0 at every wrong element (1): a masked entry that is not zero?"};
+%! for k = 1:rows (cases)
+%!   [ok, msg] = attn_compare (R, cases{k,1}, "name", "A");
+%!   assert (! ok);
+%!   assert (! isempty (strfind (msg, cases{k,2})), "%s\n%s", cases{k,2}, msg);
+%! endfor
+%! [~, msg] = attn_compare ([1 -Inf; 2 3], [1 -1e9; 2 3], "name", "scores");
+%! assert (! isempty (strfind (msg, "the reference is -Inf (masked) at every wrong element (1)")));
+%! ## a mistake of no such kind names none; a trace's first wrong field does
+%! wrong = R;  wrong(2,2) = 5;
+%! [~, msg] = attn_compare (R, wrong, "name", "A");
+%! assert (msg, "A (3×3): element (2,2) differs: expected 0.2, got 5 (difference 4.8 > tolerance 1e-10)");
+%! [~, msg] = attn_compare (R, zeros (3), "name", "A");
+%! assert (isempty (strfind (msg, "factor")));
+%! [~, msg] = attn_compare (struct ("scores", R, "A", R), struct ("scores", R / 2, "A", R));
+%! assert (regexp (msg, '^scores \(3×3\): .*off by one factor: got = 0.5 × expected everywhere, 0.5 = 1/sqrt\(4\)'), 1);
 
 %!shared ref
 %! ref = struct ("kind", "cross", "A", [0.5 0.5; 0.2 0.8], "scores", [0 -Inf; 1 2],
@@ -307,10 +395,13 @@ endfunction
 %! got = ref;
 %! got.scores(1, 2) = 0;
 %! [~, msg] = attn_compare (ref, got);
-%! assert (msg, "scores (2×2): element (1,2) differs: expected -Inf, got 0 (non-finite values must match exactly)");
+%! assert (msg, ["scores (2×2): element (1,2) differs: expected -Inf, got 0 (non-finite values must match exactly)", ...
+%!              " (the reference is -Inf (masked) at every wrong element (1): a masked score that is not -Inf?)"]);
 %! got.kind = "self";
 %! [~, msg, differ] = attn_compare (ref, got);
-%! assert (msg, "scores (2×2): element (1,2) differs: expected -Inf, got 0 (non-finite values must match exactly); also differ: kind");
+%! assert (msg, ["scores (2×2): element (1,2) differs: expected -Inf, got 0 (non-finite values must match exactly)", ...
+%!              " (the reference is -Inf (masked) at every wrong element (1): a masked score that is not -Inf?);", ...
+%!              " also differ: kind"]);
 %! assert (differ, {"scores", "kind"});
 %! [ok, msg] = attn_compare (ref, got, "fields", {"A", "c"});
 %! assert (ok);
@@ -331,7 +422,8 @@ endfunction
 %!   error ("not reached");
 %! catch err
 %!   assert (err.identifier, "attention:mismatch");
-%!   assert (err.message, "A (2×2): element (2,1) differs: expected 0.2, got 0.5 (difference 0.3 > tolerance 1e-10)");
+%!   assert (err.message, ["A (2×2): element (2,1) differs: expected 0.2, got 0.5 (difference 0.3 > tolerance 1e-10)", ...
+%!                         " (transposed: got = expected' (rows and columns swapped))"]);
 %! end_try_catch
 
 %!error id=attention:type attn_compare (1, 1, -1)

@@ -1,9 +1,10 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{C} =} attn_corpus_lm ()
 ## @deftypefnx {} {@var{C} =} attn_corpus_lm (@var{opts})
-## Structured text for a decoder-only language model: short stories of facts
-## followed by a question and its one-word answer, prompt and answer in one
-## sequence as seed 003 draws it.
+## Generated stories and questions for an attention LM. Structured text for
+## a decoder-only language model: short stories of facts followed by a
+## question and its one-word answer, prompt and answer in one sequence as
+## seed 003 draws it.
 ##
 ## Each example states one to @code{max_facts} facts
 ## (@qcode{"raghav lives in delhi ."}, distinct people and places), then asks

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{text}, @var{words}] =} attn_decode (@var{v}, @var{ids})
-## The words of token ids in vocabulary @var{v}.
+## Words of token ids in an attention model's vocabulary.
 ##
 ## @var{text} is the words joined by single spaces; @var{words} a 1×n cell.
 ## Special tokens are kept (decoding functions strip @code{<eos>} themselves).

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_demo_seed000 ()
 ## @deftypefnx {} {@var{r} =} attn_demo_seed000 ()
-## Seed 000's river bank, all seven steps, with the package's fitted toy.
+## Seed 000's river bank, step by step (cross-attention). Seed 000's river
+## bank, all seven steps, with the package's fitted toy.
 ##
 ## The model is @code{attn_toy ("river")}: width 3, one encoder
 ## self-attention block, one masked decoder block, one cross-attention block,
@@ -52,7 +53,7 @@
 ## @seealso{attn_toy, attn_walkthrough, attn_demo_seed004}
 ## @end deftypefn
 
-function r = attn_demo_seed000 ()
+function varargout = attn_demo_seed000 ()
   m = attn_toy ("river");
   r.model = m;
   show = @(varargin) printf ("%s\n", attn_show (varargin{:}));
@@ -91,7 +92,8 @@ function r = attn_demo_seed000 ()
   show (tr, "decoder(1).cross.scores", "last", true, "title", "s_2j = q_2 · k_j / sqrt(3)");
   show (tr, "decoder(1).cross.A", "last", true, "title", "α_2j = softmax over the four source positions");
   [~, j] = max (c.A(2,:));
-  printf ("The largest weight of the la row goes to \"%s\".\n\n", tr.source_labels{j});
+  printf ("The largest weight of the row fed la (labelled rive, the word it writes) goes to \"%s\".\n\n",
+          tr.source_labels{j});
 
   step (5, "Source information changes the prediction");
   show (c.message(2,:), "m_2", [], "message m_2 = Σ_j α_2j v_j");
@@ -140,7 +142,10 @@ function r = attn_demo_seed000 ()
   rows = cellfun (@(a, b) [a, " -> ", b], prev, g.tokens, "UniformOutput", false);
   show (g.probs, rows, tr.vocab_labels, "the distribution of each step");
   show (r.reading, rows, g.source_labels, "how the source-reading weights change (one query per step)",
-        "axes", {"target", "source"});
+        "axes", {"fed -> word written", "source"});
+  if (nargout > 0)                   # called by name: no 450-line ans
+    varargout{1} = r;
+  endif
 endfunction
 
 function step (k, what)
@@ -155,6 +160,12 @@ endfunction
 
 %!demo
 %! attn_demo_seed000 ();
+
+%!test
+%! ## called by name, as the help says: the steps, and no ans of the result
+%! out0 = evalc ("attn_demo_seed000");
+%! assert (isempty (strfind (out0, "ans =")));
+%! assert (numel (strfind (out0, "\n")) < 200);
 
 %!shared r, out, ref
 %! [out, r] = evalc ("attn_demo_seed000 ()");
@@ -178,17 +189,18 @@ endfunction
 %! assert (shown_row (out, "encoder A = softmax(Q K'/sqrt(3))", "bank"), r3 (ref.enc.A(3,:)));
 %! assert (shown_row (out, "the row of bank, position 3", "= e_3^enc"), r3 (ref.E(3,:)));
 %! assert (shown_row (out, "at la, position 2", "= e_2^self"), r3 (ref.S(2,:)));
-%! assert (shown_row (out, "s_2j = q_2 · k_j / sqrt(3)", "la"), r3 (ref.cross.scores(2,:)));
-%! assert (shown_row (out, "α_2j = softmax over the four source positions", "la"), r3 (ref.cross.A(2,:)));
+%! ## the decoder row fed la is named by the word it writes, rive
+%! assert (shown_row (out, "s_2j = q_2 · k_j / sqrt(3)", "rive"), r3 (ref.cross.scores(2,:)));
+%! assert (shown_row (out, "α_2j = softmax over the four source positions", "rive"), r3 (ref.cross.A(2,:)));
 %! assert (shown_row (out, "Δe_2^cross = m_2 W_O^cross", "= e_2^cross"), r3 (ref.C(2,:)));
-%! assert (shown_row (out, "next-token probabilities", "la"), r3 (ref.probs(2,:)));
+%! assert (shown_row (out, "next-token probabilities", "rive"), r3 (ref.probs(2,:)));
 %! assert (r.trace.probs, ref.probs(1:2,:), 1e-12);
 
 %!test
 %! ## the seed's claims: la reads river most; rive is the prediction
 %! [~, j] = max (ref.cross.A(2,:));
 %! assert (j, 2);
-%! assert (! isempty (strfind (out, "The largest weight of the la row goes to \"river\".")));
+%! assert (! isempty (strfind (out, "of the row fed la (labelled rive, the word it writes) goes to \"river\".")));
 %! [~, k] = max (ref.probs(2,:));
 %! assert (r.model.tgt_vocab.words{k}, "rive");
 %! rive = find (strcmp (r.model.tgt_vocab.words, "rive"));

@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_demo_seed003 ()
 ## @deftypefnx {} {@var{r} =} attn_demo_seed003 ()
-## Compute and print the numbers that seed 003 (from attention to
-## applications) states.
+## Seed 003's numbers: from attention to applications. Compute and print the
+## numbers that seed 003 (from attention to applications) states.
 ##
 ## @enumerate
 ## @item The vocabulary softmax: seven visible logits
@@ -38,7 +38,7 @@
 ## @seealso{attn_demo_seed004, attn_demo_seed000, attn_sdpa}
 ## @end deftypefn
 
-function r = attn_demo_seed003 ()
+function varargout = attn_demo_seed003 ()
   printf ("Seed 003: the numbers it prints, computed by the package\n\n");
 
   ## 1. next-token softmax over a 50,000-token vocabulary (temperature 1)
@@ -82,6 +82,9 @@ function r = attn_demo_seed003 ()
   attn_show (r.cross_scores, "q1", src, "cross.scores", "decimals", 2, "axes", {"target", "source"});
   attn_show (r.cross_A, "q1", src, "cross.A", "decimals", 2, "axes", {"target", "source"});
   printf ("   largest |A - authored weights| = %.1e\n", max (abs (r.cross_A - w)));
+  if (nargout > 0)                   # called by name: no 450-line ans
+    varargout{1} = r;
+  endif
 endfunction
 
 function s = thousands (n)
@@ -98,6 +101,12 @@ endfunction
 
 %!demo
 %! attn_demo_seed003 ();
+
+%!test
+%! ## called by name: the numbers, and no ans of the result
+%! out0 = evalc ("attn_demo_seed003");
+%! assert (isempty (strfind (out0, "ans =")));
+%! assert (numel (strfind (out0, "\n")) < 40);
 
 %!shared r, out
 %! [out, r] = evalc ("attn_demo_seed003 ()");

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{ids} =} attn_encode (@var{v}, @var{sentence})
 ## @deftypefnx {} {@var{ids} =} attn_encode (@var{v}, @var{sentence}, "strict")
-## Token ids (1×n) of a sentence in vocabulary @var{v}.
+## Token ids of a sentence in an attention vocabulary. Token ids (1×n) of a
+## sentence in vocabulary @var{v}.
 ##
 ## @var{sentence} is a string of space-separated words, a cell array of
 ## words, or already a vector of ids (checked and returned as a row).  No
@@ -67,9 +68,15 @@ function ids = attn_encode (v, sentence, mode = "")
   unknown = find (! known, 1);
   if (! isempty (unknown))
     if (strict || v.unk == 0)
+      w = words{unknown};
+      other = v.words(strcmpi (v.words, w));    # the same word in other capitals
+      hint = "words are case sensitive";
+      if (! isempty (other))
+        hint = sprintf ("%s: \"%s\" is in it", hint, other{1});
+      endif
       error ("attention:vocab",
-             "attn_encode: unknown word \"%s\" (position %d) is not in the vocabulary of %d words",
-             words{unknown}, unknown, V);
+             "attn_encode: unknown word \"%s\" (position %d) is not in the vocabulary of %d words (%s)",
+             w, unknown, V, hint);
     endif
     ids(! known) = v.unk;
   endif

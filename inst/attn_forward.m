@@ -2,7 +2,8 @@
 ## @deftypefn  {} {@var{tr} =} attn_forward (@var{m}, @var{source}, @var{prefix})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{source})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{batch})
-## The whole forward pass of a model of any family, every matrix kept.
+## Forward pass of an attention model, every matrix kept. The whole forward
+## pass of a model of any family, every matrix kept.
 ##
 ## @var{source} and @var{prefix} are sentences (strings, cells of words or
 ## id vectors).  The source gets @code{<eos>} appended and the prefix
@@ -22,7 +23,10 @@
 ## @code{after_self}, @code{cross}, @code{after_cross}, @dots{}),
 ## @code{decoder_out}, @code{logits} and @code{probs} (n×V×Bt), and the
 ## token names @code{source_labels}, @code{target_labels} (shaped like the
-## ids) and @code{vocab_labels}.
+## ids), @code{written_labels} (the word each decoder row writes: the next
+## word of the prefix, and at a sentence's last row the most probable
+## word; @code{attn_show} and @code{attn_heatmap} name decoder rows by it)
+## and @code{vocab_labels}.
 ##
 ## @example
 ## @group
@@ -48,8 +52,8 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
     batch = model_batch (m, {source}, {}, "attn_forward");
   else
-    src = to_ids (m.src_vocab, source, "source", "attn_forward");
-    tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward");
+    src = to_ids (m.src_vocab, source, "source", "attn_forward", "source");
+    tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward", "target");
     batch = struct ("src", src', "src_allow", true (numel (src), 1),
                     "tgt_in", tgt', "tgt_allow", true (numel (tgt), 1));
   endif

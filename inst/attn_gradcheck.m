@@ -2,7 +2,8 @@
 ## @deftypefn  {} {} attn_gradcheck (@var{f}, @var{P})
 ## @deftypefnx {} {} attn_gradcheck (@var{f}, @var{P}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {[@var{ok}, @var{report}, @var{text}] =} attn_gradcheck (@dots{})
-## Check analytic gradients against central finite differences.
+## Check attention gradients against finite differences. Check analytic
+## gradients against central finite differences.
 ##
 ## @var{f} is a function handle with @code{[@var{L}, @var{G}] = f (@var{P})}:
 ## a scalar loss @var{L} and its gradient @var{G} with respect to the
@@ -41,6 +42,10 @@
 ## fields @code{name}, @code{shape}, @code{checked}, @code{max_abs},
 ## @code{rel}, @code{worst} (subscript of the largest difference),
 ## @code{numerical}, @code{analytic} (at that element) and @code{ok};
+## Arrays are named by their place in @var{P}: @code{layer(2).W},
+## @code{c@{1@}}; a model's layers as @code{attn_show} lists them,
+## @code{encoder.1.self.W_Q} (the array @code{P.encoder(1).self.W_Q}), with
+## one layer too.
 ## @var{text} is the printed table, e.g. for a grader's error message:
 ## @code{[ok, ~, text] = attn_gradcheck (f, P); assert (ok, "%s", text)}.
 ##
@@ -203,8 +208,9 @@ endfunction
 ## L = numeric_leaves (S):
 ## The numeric arrays inside S (struct, struct array, cell, or array),
 ## depth first in field order: a struct array with name (e.g.
-## "decoder(1).cross.W_Q") and subs (for subsref and
-## subsasgn).  A numeric S itself is one leaf named "x".
+## "layer(2).W", or "decoder.1.cross.W_Q" in a model's stack, as attn_show
+## names it) and subs (for subsref and subsasgn).  A numeric S itself is
+## one leaf named "x".
 function L = numeric_leaves (S)
   L = struct ("name", {}, "subs", {});
   if (isnumeric (S))
@@ -218,11 +224,16 @@ endfunction
 function L = walk (S, name, subs, L)
   if (isstruct (S))
     f = fieldnames (S);
+    layers = ! isempty (regexp (name, '(^|\.)(encoder|decoder)$', "once"));
     for k = 1:numel (S)
       pre = name;
       sk = subs;
-      if (numel (S) > 1)
+      if (layers)                  # a model's stack: numbered even with one layer
+        pre = sprintf ("%s.%d", name, k);
+      elseif (numel (S) > 1)
         pre = sprintf ("%s(%d)", name, k);
+      endif
+      if (layers || numel (S) > 1)
         sk(end+1) = struct ("type", "()", "subs", {{k}});
       endif
       for i = 1:numel (f)
@@ -295,6 +306,13 @@ endfunction
 %! [ok, r] = attn_gradcheck (f, P2);
 %! assert (ok);
 %! assert ({r.name}, {"layer(1).W", "layer(2).W", "c{1}"});
+%! ## a model's layers as attn_show lists them, one layer too
+%! m = attn_toy ("river");
+%! [~, r] = attn_gradcheck (@(p) attn_loss (p, "the river bank", "la rive"), m, "samples", 1);
+%! names = {r.name};
+%! assert (names([5 9 13]), {"encoder.1.self.W_Q", "decoder.1.self.W_Q", "decoder.1.cross.W_Q"});
+%! listed = regexp (attn_show (m), '(?<=\n)(\S+)\s+\d+×', "tokens");
+%! assert (names, cellfun (@(t) t{1}, listed, "UniformOutput", false));
 %! [ok, r] = attn_gradcheck (f, P2, "samples", 2);
 %! assert ([r.checked], [2 2 2]);
 

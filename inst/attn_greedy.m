@@ -2,7 +2,8 @@
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_greedy (@var{m}, @var{source})
 ## @deftypefnx {} {[@var{texts}, @var{infos}] =} attn_greedy (@var{m}, @var{sources})
 ## @deftypefnx {} {[@dots{}] =} attn_greedy (@dots{}, @var{name}, @var{value}, @dots{})
-## Translate by greedy decoding: at each step append the most probable token.
+## Translate with an attention model by greedy decoding. Translate by greedy
+## decoding: at each step append the most probable token.
 ##
 ## The encoder runs once; each decoder layer's cross-attention keys and
 ## values are computed once from the encoded source, and each step sends one
@@ -40,7 +41,9 @@
 ## without cross-attention), @code{source_labels} (empty for decoder-only),
 ## @code{encoder_passes}, @code{decoder_steps}, @code{stopped}
 ## (@qcode{"eos"} or @qcode{"length"}).  @code{probs} and @code{A} are kept
-## only when @var{info} is asked for.
+## only when @var{info} is asked for.  @var{info} is an
+## @code{attn_decoding}: its fields read as a struct's, and typed without a
+## semicolon it prints a few lines, not every step's probabilities.
 ##
 ## @example
 ## @group
@@ -65,7 +68,7 @@ function [text, info] = attn_greedy (m, source, varargin)
   o.want = nargout > 1;
   if (o.want)
     [text, info] = decode_run (m, source, {}, o, "attn_greedy");
-    info = rmfield (info, {"prompt_tokens", "rows_computed"});
+    info = attn_decoding.of (rmfield (info, {"prompt_tokens", "rows_computed"}));
   else
     text = decode_run (m, source, {}, o, "attn_greedy");
   endif

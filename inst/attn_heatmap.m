@@ -4,7 +4,8 @@
 ## @deftypefnx {} {} attn_heatmap (@var{T}, @var{field})
 ## @deftypefnx {} {} attn_heatmap (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {@var{h} =} attn_heatmap (@dots{})
-## Draw attention weights (or any matrix) as a heatmap with token tick labels.
+## Draw attention weights or any matrix as a heatmap. Draw attention weights
+## (or any matrix) as a heatmap with token tick labels.
 ##
 ## The arguments are those of @code{attn_show}: a matrix with row and
 ## column labels, or a trace (kernel or model) and a field path such as
@@ -14,11 +15,17 @@
 ## axes (e.g. target × source).  Each cell shows its value when the matrix
 ## is small enough to read (at most 12 columns and 16 rows, and the cells
 ## wide enough).  Masked scores
-## (@code{-Inf}) are drawn in the lowest colour and labelled @code{masked}.
+## (@code{-Inf}) are grey and hatched, a colour no value has, and labelled
+## @code{masked}.
 ##
-## All panels share one colour scale: 0 to 1 when every value is a weight
-## in [0, 1] (so near-uniform attention looks pale, not sharp), else the
-## smallest to the largest value of all panels.  Column labels too wide to
+## The colours are the explorer's (@code{attn_explore}): a matrix with no
+## negative value (weights, probabilities) runs from white to blue; a
+## signed matrix (scores, logits, queries) runs from red (negative)
+## through white (0) to blue (positive), centred at 0 (from -b to b, b the
+## largest magnitude), so the sign of a cell shows at a glance.  White is
+## always 0.  All panels share one colour scale: 0 to 1 when every value is
+## in [0, 1] (weights: near-uniform attention looks pale, not sharp), else
+## 0 to the largest value of all panels (-b to b when one is negative).  Column labels too wide to
 ## stand side by side stand upright, and the figure grows so that every
 ## label has a line of its own (40 tokens fit); when a given @code{"size"} is too small for that,
 ## every k-th label is drawn, numbered, and the caption below lists every
@@ -29,7 +36,7 @@
 ## closed after saving unless an output is requested); @code{"decimals"}
 ## (default 2) for the cell values; @code{"scale"}: @qcode{"shared"}
 ## (default) or @qcode{"panel"} (each panel from its own smallest to its
-## largest value); @code{"size"} the size of one panel in pixels
+## largest value, -b to b when signed); @code{"size"} the size of one panel in pixels
 ## (default: @code{[560 420]}, larger for more than 20 tokens);
 ## @code{"rows"}, @code{"cols"}, @code{"title"}, @code{"axes"},
 ## @code{"head"}, @code{"batch"} as in @code{attn_show}.  @var{h} is the
@@ -67,7 +74,7 @@ function h = attn_heatmap (varargin)
   fig = figure_png ("open", opts.file, px, "attn_heatmap");
   clim = [];
   if (strcmp (opts.scale, "shared"))
-    clim = colour_limits (vertcat (pages.M));
+    clim = colour_limits (vertcat (pages.M), false);
   endif
   for k = 1:np
     ## panels placed in pixels: gnuplot's subplot clips the titles
@@ -100,9 +107,9 @@ function lay = panel_layout (p, size_given, decimals)
   [n, m] = size (p.M);
   lay.font = merge (max (n, m) > 20, 8, 10);
   lay.line = round (1.6 * lay.font);             # pixels per line of text at 100 dpi
-  charw = 0.7 * lay.font;                        # a wide character, at 100 dpi
-  colw = max (utf8_width (p.cols));
-  lay.left = round (max (60, charw * max (utf8_width (p.rows)) + 3.2 * lay.line));
+  charw = 0.7 * lay.font;                        # a lower-case character, at 100 dpi
+  colw = max (text_width (p.cols));
+  lay.left = round (max (60, charw * max (text_width (p.rows)) + 3.2 * lay.line));
   top = 2.2 * lay.line;
   right = 100;                                   # colour bar and its ticks
   ## a cell wide enough for its value when values are written
@@ -129,6 +136,12 @@ function lay = panel_layout (p, size_given, decimals)
   lay.values = m <= 12 && n <= 16 && all (lay.cells ./ [m n] >= [valuew, lay.line]);
 endfunction
 
+## Width of each label in lower-case characters: a capital letter is
+## about 1.35 of them ("ORGANIZATION" is as wide as 16 lower-case letters).
+function w = text_width (labels)
+  w = utf8_width (labels) + 0.35 * cellfun (@(s) sum (s >= "A" & s <= "Z"), labels);
+endfunction
+
 ## The full token lists, numbered, when some labels had to be left out;
 ## lines no wider than the figure.
 function lines = caption_text (p, lay, width)
@@ -148,34 +161,68 @@ function lines = caption_text (p, lay, width)
   endfor
 endfunction
 
-## [lo hi] of the colour scale: 0 to 1 for weights, else the data's range.
-function clim = colour_limits (M)
+## [lo hi] of the colour scale: -b to b (b the largest magnitude) when a
+## value is negative; else the smallest to the largest value when STRETCH,
+## or 0 to 1 for values in [0, 1], or 0 to the largest value.
+function clim = colour_limits (M, stretch)
   v = M(isfinite (M));
-  if (isempty (v) || (min (v) >= 0 && max (v) <= 1))
+  if (isempty (v))
     clim = [0 1];
-  elseif (min (v) == max (v))
-    clim = min (v) + [-0.5 0.5];
-  else
+  elseif (min (v) < 0)
+    clim = [-1 1] * max (abs (v));
+  elseif (stretch && min (v) < max (v))
     clim = [min(v), max(v)];
+  else
+    clim = [0, max([v; 1])];
   endif
+endfunction
+
+## The explorer's colours, 64 steps: white to blue, or red through white
+## (the middle) to blue when SIGNED.
+function map = colour_map (signed)
+  blue = [31 111 180] / 255;
+  red = [214 39 40] / 255;
+  t = linspace (0, 0.9, 32)';
+  if (signed)
+    neg = 1 - t(end:-1:1) .* (1 - red);
+    map = [neg; 1 - t .* (1 - blue)];
+  else
+    map = 1 - linspace (0, 0.9, 64)' .* (1 - blue);
+  endif
+endfunction
+
+## Grey hatched squares over the cells of MASK (one patch and one line
+## object for all of them): a colour no value has.
+function draw_masked (mask)
+  [i, j] = find (mask);
+  if (isempty (i))
+    return;
+  endif
+  x = [j - 0.5, j + 0.5, j + 0.5, j - 0.5]';
+  y = [i - 0.5, i - 0.5, i + 0.5, i + 0.5]';
+  patch (x, y, [0.78 0.78 0.78], "edgecolor", "none", "tag", "masked");
+  ## two hatch lines per cell, NaN between the segments
+  k = numel (i);
+  hx = [j - 0.5, j, NaN(k, 1), j, j + 0.5, NaN(k, 1)]';
+  hy = [i, i - 0.5, NaN(k, 1), i + 0.5, i, NaN(k, 1)]';
+  line (hx(:), hy(:), "color", [0.5 0.5 0.5], "tag", "hatch");
 endfunction
 
 function draw_page (p, decimals, several, lay, clim)
   M = p.M;
   [n, m] = size (M);
   if (isempty (clim))
-    v = M(isfinite (M));
-    clim = [min([v; 0]), max([v; 1])];
-    if (! isempty (v))
-      clim = [min(v), max(v) + (max (v) == min (v))];
-    endif
+    clim = colour_limits (M, true);
   endif
+  signed = clim(1) < 0;
+  masked = M == -Inf;
   shown = M;
-  shown(! isfinite (M) & M < 0) = clim(1);
+  shown(masked) = clim(1);
   imagesc (shown, clim);
-  colormap (flipud (gray (64)) * 0.85 + 0.15 * [1 1 0.8]);
+  colormap (colour_map (signed));
   colorbar ();
   axis ("ij");
+  draw_masked (masked);
   xt = 1:lay.step(1):m;
   yt = 1:lay.step(2):n;
   set (gca (), "xtick", xt, "ytick", yt, "yticklabel", numbered (p.rows, yt, lay.step(2)),
@@ -207,7 +254,8 @@ function draw_page (p, decimals, several, lay, clim)
           "fontsize", lay.font, "clipping", "off");
   endif
   if (lay.values)
-    mid = mean (clim);
+    ## white text on the darkest two fifths of the scale
+    dark = merge (signed, abs (shown) > 0.6 * clim(2), shown > clim(1) + 0.6 * diff (clim));
     for i = 1:n
       for j = 1:m
         if (M(i,j) == -Inf)
@@ -215,7 +263,7 @@ function draw_page (p, decimals, several, lay, clim)
                 "fontsize", 8);
         else
           text (j, i, sprintf ("%.*f", decimals, M(i,j)), "horizontalalignment", "center",
-                "color", merge (shown(i,j) > mid, "white", "black"), "fontsize", 9);
+                "color", merge (dark(i,j), "white", "black"), "fontsize", 9);
         endif
       endfor
     endfor
@@ -261,7 +309,21 @@ endfunction
 %!                  "masked.scores  head 2  (target × target)"});
 %! ## every panel names its axes; scores share one colour scale
 %! assert (get (cell2mat (get (ax, "ylabel")), "string"), {"target"; "target"});
-%! assert (get (ax, "clim"), {[-1 3]; [-1 3]});
+%! ## signed: centred at 0, red through white to blue
+%! assert (get (ax, "clim"), {[-3 3]; [-3 3]});
+%! map = colormap (ax(1));
+%! assert (map([1 end],:), 1 - 0.9 * (1 - [214 39 40; 31 111 180] / 255), 1e-12);
+%! assert (min (sum (map, 2)), sum (map(1,:)), 1e-12);          # darkest at the ends
+%! assert (map(32:33,:), 1 - [0 0 0; 0 0 0], 1e-12);           # white at 0
+%! ## each masked cell grey and hatched, a colour the map does not hold
+%! for k = 1:2
+%!   p = findobj (ax(k), "tag", "masked");
+%!   assert (get (p, "facecolor"), [0.78 0.78 0.78]);
+%!   assert ([min(get (p, "xdata")); max(get (p, "xdata")); min(get (p, "ydata")); max(get (p, "ydata"))],
+%!           [1.5; 2.5; 0.5; 1.5]);                             # cell (1,2)
+%!   assert (! isempty (findobj (ax(k), "tag", "hatch")));
+%! endfor
+%! assert (! any (all (abs (map - 0.78) < 0.05, 2)));
 %! txt = get (findobj (ax(1), "type", "text"), "string");
 %! assert (sum (strcmp (txt, "masked")), 1);
 %! close (h);
@@ -272,18 +334,24 @@ endfunction
 %! c.src_vocab = attn_vocab ("the river bank");
 %! c.tgt_vocab = attn_vocab ("la rive");
 %! c.d = 4;  c.heads = 2;  c.encoder_layers = 2;  c.decoder_layers = 2;
-%! tr = attn_forward (attn_model (c), "the river bank", "<bos> la rive");
+%! m = attn_model (c);
+%! tr = attn_forward (m, "the river bank", "<bos> la rive");
+%! ## a decoder row is named by the word it writes: the next word of the
+%! ## prefix, and at the last row the model's most probable word
+%! [~, best] = max (tr.probs(3,:));
+%! written = {"la", "rive", m.tgt_vocab.words{best}};
 %! f = [tempname() ".png"];
-%! cases = {"encoder(2).self.A", tr.encoder(2).self.A, "<eos>";
-%!          "decoder(2).self.A", tr.decoder(2).self.A, "rive";
-%!          "decoder(1).cross.A", tr.decoder(1).cross.A, "rive"};
+%! cases = {"encoder(2).self.A", tr.encoder(2).self.A, {"the", "river", "bank", "<eos>"}, "source";
+%!          "decoder(2).self.A", tr.decoder(2).self.A, written, "word written";
+%!          "decoder(1).cross.A", tr.decoder(1).cross.A, written, "word written"};
 %! for k = 1:rows (cases)
 %!   h = attn_heatmap (tr, cases{k,1}, "head", 2, "file", f);
 %!   ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
 %!   assert (numel (ax), 1);
 %!   assert (strncmp (get (get (ax, "title"), "string"), cases{k,1}, numel (cases{k,1})));
 %!   assert (numel (get (ax, "xticklabel")), columns (cases{k,2}));
-%!   assert (get (ax, "yticklabel")(end), cases(k,3));
+%!   assert (get (ax, "yticklabel")(:)', cases{k,3});
+%!   assert (get (get (ax, "ylabel"), "string"), cases{k,4});
 %!   txt = str2double (get (findobj (ax, "type", "text"), "string"));
 %!   txt = txt(! isnan (txt));                   # the axis name is text too
 %!   assert (sort (txt), sort (round (100 * reshape (cases{k,2}(:,:,2), [], 1)) / 100));
@@ -300,6 +368,10 @@ endfunction
 %! h = attn_heatmap (T, "A", "file", [tempname() ".png"]);
 %! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
 %! assert (get (ax, "clim"), {[0 1]; [0 1]});
+%! close (h);
+%! ## white is 0: a positive matrix is drawn from 0, not from its smallest value
+%! h = attn_heatmap ([2 3; 4 5]);
+%! assert (get (findobj (h, "type", "axes", "-not", "tag", "colorbar"), "clim"), [0 5]);
 %! close (h);
 %! h = attn_heatmap (T, "A", "scale", "panel");
 %! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
@@ -334,6 +406,22 @@ endfunction
 %! endfor
 %! close (h);
 %! delete (f);
+
+%!test
+%! ## a token classifier's probabilities: source words × classes; the long
+%! ## capitalised class names stand upright instead of running together
+%! v = struct ("words", {{"PERSON", "ORGANIZATION", "PLACE", "OTHER"}}, "pad", 0, "unk", 0,
+%!             "bos", 0, "eos", 0);
+%! m = attn_family (struct ("family", "encoder-token",
+%!                          "src_vocab", attn_vocab ("Raghav goes to school in Delhi"), "tgt_vocab", v, "d", 8, "heads", 2, "decoder_layers", 0));
+%! tr = attn_forward (m, "Raghav goes to school in Delhi");
+%! h = attn_heatmap (tr, "probs");
+%! ax = findobj (h, "type", "axes", "-not", "tag", "colorbar");
+%! assert (get (get (ax, "title"), "string"), "probs  (6×4: source × class)");
+%! assert (get (ax, "yticklabel")(:)', {"Raghav", "goes", "to", "school", "in", "Delhi"});
+%! up = findobj (ax, "type", "text", "rotation", 90);
+%! assert (sort (get (up, "string"))', sort (v.words));
+%! close (h);
 
 %!error id=attention:option attn_heatmap (eye (2), [], [], "t", "file", 3)
 %!error id=attention:option attn_heatmap (eye (2), "scale", "log")

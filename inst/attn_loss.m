@@ -3,7 +3,8 @@
 ## @deftypefnx {} {[@var{loss}, @var{G}, @var{info}] =} attn_loss (@var{m}, @var{batch})
 ## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "label_smoothing", @var{eps})
 ## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "weights", @var{w})
-## Teacher-forced cross-entropy of a translation and its gradients.
+## Teacher-forced loss of an attention model and gradients. Teacher-forced
+## cross-entropy of a translation and its gradients.
 ##
 ## @var{source} and @var{target} are sentences, or cell arrays of sentences
 ## (a batch); a @var{batch} from @code{attn_batch} is used as is.  For a target
@@ -72,7 +73,7 @@ function [loss, G, info] = attn_loss (m, varargin)
   endif
   if (nargout > 2)
     [loss, G, tr, row_loss] = model_loss (m, batch, o.weights, smoothing, "full");
-    tr = add_labels (tr, m);
+    tr = add_labels (tr, m, batch.labels);       # teacher forcing: rows write the labels
     info = struct ("row_loss", row_loss, "tokens", nnz (batch.tgt_allow),
                    "batch", batch, "trace", tr);
   elseif (nargout > 1)              # no info: the lean training pass

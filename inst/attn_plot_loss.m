@@ -2,16 +2,22 @@
 ## @deftypefn  {} {} attn_plot_loss (@var{history})
 ## @deftypefnx {} {} attn_plot_loss (@var{history}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {@var{h} =} attn_plot_loss (@dots{})
-## Plot loss curves, and save them as PNG without a display.
+## Plot the loss curves of training an attention model. Plot loss curves,
+## and save them as PNG without a display.
 ##
 ## @var{history} is a vector of losses, a matrix whose columns are curves,
 ## or a struct (e.g. the history of @code{attn_train}): every numeric vector
-## field whose name contains @code{loss} is a curve named after its field,
-## drawn against the field @code{epoch} or @code{step} when that has the
-## same length as the longest curve, else against 1, 2, @dots{}.  A shorter
-## curve is spread over the same range, its k-th point at the end of the
-## k-th period: @code{epoch_loss} (one mean per epoch) lines up with
-## @code{loss} (one value per step).
+## field whose name contains @code{loss} is a curve named after its field.
+## The x axis is the field @code{step} or @code{epoch} when that has the
+## same length as the longest curve, else 1, 2, @dots{}.  Every curve is
+## drawn on its own true steps, never stretched: a shorter curve (a
+## NaN-padded column, a shorter field) ends where its data ends, its k-th
+## point at the k-th x; a field @code{epoch_@dots{}} beside a history's
+## @code{epoch_step} (the step each epoch ended at, as @code{attn_train}
+## records it) has its k-th point at step @code{epoch_step(k)}.  A curve
+## equal to one drawn before it (e.g. @code{epoch_loss} when every epoch
+## is one step) is not drawn again: the legend names both, as
+## @code{loss = epoch_loss}.
 ##
 ## Options (name, value): @code{"file"} saves the figure as PNG there (the
 ## figure stays invisible, and is closed unless an output is requested);
@@ -42,15 +48,8 @@ function h = attn_plot_loss (history, varargin)
                          "labels", {}, "any"; "log", false, "flag"; "size", [640 420], "any"},
                         varargin);
   figure_png ("check", opts.size, "attn_plot_loss");
-  [x, Y, names, xname] = curves (history, opts.labels);
-  ## a shorter curve (e.g. one mean per epoch beside one loss per step) is
-  ## spread over the same range: point k at the end of its k-th period
-  n = rows (Y);
-  X = NaN (size (Y));
-  for k = 1:columns (Y)
-    nk = sum (! isnan (Y(:,k)));
-    X(1:nk,k) = x(round ((1:nk) * n / nk));
-  endfor
+  [X, Y, names, xname] = curves (history, opts.labels);
+  [X, Y, names] = distinct_curves (X, Y, names);
   if (isempty (opts.xlabel))
     opts.xlabel = xname;
   endif
@@ -72,8 +71,9 @@ function h = attn_plot_loss (history, varargin)
   endif
 endfunction
 
-## x (column), curves as columns of Y (NaN-padded), their names, x's name.
-function [x, Y, names, xname] = curves (history, labels)
+## Curves as columns of Y and their x values as columns of X (both padded
+## with NaN: a curve ends where its data ends), their names, x's name.
+function [X, Y, names, xname] = curves (history, labels)
   xname = "step";
   if (isnumeric (history))
     if (isempty (history) || ! isreal (history) || ndims (history) > 2)
@@ -92,7 +92,8 @@ function [x, Y, names, xname] = curves (history, labels)
       error ("attention:size", "attn_plot_loss: \"labels\": expected %d names, got %d", columns (Y), numel (labels));
     endif
     names = labels;
-    x = (1:rows (Y))';
+    X = repmat ((1:rows (Y))', 1, columns (Y));
+    X(isnan (Y)) = NaN;
   elseif (isstruct (history) && isscalar (history))
     f = fieldnames (history);
     keep = ! cellfun (@isempty, regexp (f, "loss")) ...
@@ -102,11 +103,6 @@ function [x, Y, names, xname] = curves (history, labels)
       error ("attention:field", "attn_plot_loss: HISTORY: no numeric field whose name contains \"loss\"");
     endif
     n = max (cellfun (@(c) numel (history.(c)), names));
-    Y = NaN (n, numel (names));
-    for k = 1:numel (names)
-      v = history.(names{k});
-      Y(1:numel (v), k) = v(:);
-    endfor
     x = (1:n)';
     for xf = {"epoch", "step"}
       if (isfield (history, xf{1}) && numel (history.(xf{1})) == n)
@@ -115,10 +111,40 @@ function [x, Y, names, xname] = curves (history, labels)
         break;
       endif
     endfor
+    [X, Y] = deal (NaN (n, numel (names)));
+    for k = 1:numel (names)
+      v = history.(names{k});
+      at = 1:numel (v);
+      if (strncmp (names{k}, "epoch_", 6) && isfield (history, "epoch_step")
+          && numel (history.epoch_step) == numel (v) && all (history.epoch_step <= n))
+        at = history.epoch_step;
+      endif
+      Y(1:numel (v), k) = v(:);
+      X(1:numel (v), k) = x(at);
+    endfor
   else
     error ("attention:type", "attn_plot_loss: HISTORY: expected a numeric array or a scalar struct, got %s",
            class (history));
   endif
+endfunction
+
+## A curve equal to an earlier one (same points to 1e-12 relative) is left
+## out, its name joined to the earlier one's: "loss = epoch_loss".
+function [X, Y, names] = distinct_curves (X, Y, names)
+  keep = true (1, columns (Y));
+  for k = 2:columns (Y)
+    for j = find (keep(1:k-1))
+      if (isequal (isnan (Y(:,j)), isnan (Y(:,k))) && isequaln (X(:,j), X(:,k))
+          && all (abs (Y(:,j) - Y(:,k)) <= 1e-12 * abs (Y(:,j)) | isnan (Y(:,j))))
+        keep(k) = false;
+        names{j} = [names{j}, " = ", names{k}];
+        break;
+      endif
+    endfor
+  endfor
+  X = X(:,keep);
+  Y = Y(:,keep);
+  names = names(keep);
 endfunction
 
 %!test
@@ -134,9 +160,10 @@ endfunction
 %!   assert (numel (lines), 2);
 %!   xy = cellfun (@(x, y) [x(:), y(:)], get (lines, "xdata"), get (lines, "ydata"),
 %!                 "UniformOutput", false);
-%!   ## the 3-point curve spread over the 5 epochs: points at epochs 4, 6, 10
+%!   ## the 3-point curve on its own epochs 2, 4, 6, not spread to 10
 %!   short = xy{cellfun (@(v) isnan (v(end,2)), xy)};
-%!   assert (short(1:3,:), [4 2.1; 6 1.3; 10 0.9]);
+%!   assert (short(1:3,:), [2 2.1; 4 1.3; 6 0.9]);
+%!   assert (all (isnan (short(4:end,:))(:)));
 %!   long = xy{cellfun (@(v) ! isnan (v(end,2)), xy)};
 %!   assert (long, [2 2; 4 1; 6 0.5; 8 0.3; 10 0.2]);
 %!   close (h);
@@ -154,6 +181,34 @@ endfunction
 %! assert (exist (f, "file"), 2);
 %! assert (numel (get (0, "children")), nfig);
 %! delete (f);
+
+%!test
+%! ## a NaN-padded column (a run that stopped at step 3 of 6) ends at step 3
+%! h = attn_plot_loss ([6 5 4 3 2 1; 9 8 7 NaN NaN NaN]', "labels", {"long", "short"});
+%! lines = findobj (findobj (h, "type", "axes", "-not", "tag", "legend"), "type", "line");
+%! name = get (lines, "displayname");
+%! x = get (lines(strcmp (name, "short")), "xdata");
+%! y = get (lines(strcmp (name, "short")), "ydata");
+%! assert (x(! isnan (y)), [1 2 3]);
+%! assert (max (x), 3);
+%! close (h);
+
+%!test
+%! ## attn_train's history: epoch means at the steps their epochs ended
+%! hist = struct ("loss", [4 3 2 1.5 1.2 1], "epoch_loss", [3 1.2], "epoch_step", [3 6],
+%!                "tokens_per_s", [10 10], "seconds", 1, "diverged", 0);
+%! h = attn_plot_loss (hist);
+%! lines = findobj (findobj (h, "type", "axes", "-not", "tag", "legend"), "type", "line");
+%! ep = lines(strcmp (get (lines, "displayname"), "epoch_loss"));
+%! assert (get (ep, "xdata")(1:2), [3 6]);
+%! close (h);
+%! ## one step per epoch: one curve named for both, not two on top of each other
+%! hist = struct ("loss", [4 3 2], "epoch_loss", [4 3 2] * (1 + eps), "epoch_step", 1:3);
+%! h = attn_plot_loss (hist);
+%! lines = findobj (findobj (h, "type", "axes", "-not", "tag", "legend"), "type", "line");
+%! assert (numel (lines), 1);
+%! assert (get (lines, "displayname"), "loss = epoch_loss");
+%! close (h);
 
 %!error id=attention:field attn_plot_loss (struct ("acc", [1 2]))
 %!error id=attention:type attn_plot_loss ({1, 2})

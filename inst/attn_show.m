@@ -5,7 +5,7 @@
 ## @deftypefnx {} {} attn_show (@var{T}, @var{field})
 ## @deftypefnx {} {} attn_show (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {@var{s} =} attn_show (@dots{})
-## Print a matrix as a table labelled by tokens.
+## Print an attention matrix as a table labelled by tokens.
 ##
 ## @var{M} is a numeric array; rows are labelled by @var{row_labels} and
 ## columns by @var{col_labels} (a cell array of strings, a string of
@@ -21,7 +21,11 @@
 ## meaning of each axis, e.g. @code{cross.A  (3×4: target × source)}.  Rows
 ## and columns are labelled with the trace's tokens (@code{source_labels},
 ## @code{target_labels}, and @code{vocab_labels} or @code{class_labels} for
-## logits and probabilities) when it has them.  Per-head
+## logits and probabilities) when it has them.  A model trace's decoder
+## rows are named by the word they write (@code{written_labels}, as seed
+## 004's grid names them), and the axis says so:
+## @code{decoder(1).cross.A  (3×4: word written × source)}; a token
+## classifier's outputs are @code{source × class}.  Per-head
 ## arrays (@code{scores}, @code{A}: n×m×h×Bt) are printed one head at a time;
 ## the columns of @code{Q}, @code{K}, @code{V} and @code{message} are
 ## labelled @code{head:column} when there are several heads.
@@ -44,6 +48,12 @@
 ## @item "last"
 ## true: print only the last row (the position that predicts the next
 ## token).
+## @item "top"
+## k > 0: each row's k largest values only, largest first, each with its
+## column label (e.g. the five most probable of 215 words); default 0 (all).
+## @item "columns"
+## print at most this many columns (default all); a line says how many
+## more there are.
 ## @end table
 ##
 ## With a model @var{m} (a struct from @code{attn_model}, @code{attn_family}
@@ -94,10 +104,32 @@ function txt = show_matrix (args, argname)
   [pages, opts] = matrix_pages (args, argname, "attn_show",
                                 {"decimals", 3, "integer [0, 16]";
                                  "width", 80, "integer [1, Inf)";
-                                 "last", false, "flag"});
+                                 "last", false, "flag";
+                                 "top", 0, "integer [0, Inf)";
+                                 "columns", Inf, "integer [1, Inf]"});
   ## one titled table per page, a blank line between pages
-  tables = arrayfun (@(p) [p.title, "\n", format_table(p.M, p.rows, p.cols, opts.decimals, opts.width)],
-                     pages, "UniformOutput", false);
+  tables = cell (size (pages));
+  for k = 1:numel (pages)
+    p = pages(k);
+    cells = number_cells (p.M, opts.decimals);
+    cols = p.cols;
+    more = "";
+    if (opts.top > 0)
+      ## each row's largest values, with the label of their column
+      t = min (opts.top, columns (p.M));
+      [~, at] = sort (p.M, 2, "descend");
+      at = at(:,1:t);
+      cells = strcat (cols(at), {" "}, cells(sub2ind (size (p.M), repmat ((1:rows (p.M))', 1, t), at)));
+      cols = arrayfun (@(j) sprintf ("top %d", j), 1:t, "UniformOutput", false);
+      p.title = sprintf ("%s  the %d largest of %d in each row", p.title, t, columns (p.M));
+    endif
+    if (columns (cells) > opts.columns)
+      more = sprintf ("  ... %d more columns\n", columns (cells) - opts.columns);
+      cells = cells(:,1:opts.columns);
+      cols = cols(1:opts.columns);
+    endif
+    tables{k} = [p.title, "\n", format_cells(cells, p.rows, cols, opts.width), more];
+  endfor
   txt = strjoin (tables, "\n");
 endfunction
 
@@ -205,19 +237,26 @@ function s = thousands (n)
   s = regexprep (sprintf ("%d", n), '(\d)(?=(\d{3})+$)', '$1,');
 endfunction
 
-## s = format_table (M, rows, cols, decimals, width):
-## Text of the 2-D matrix M as a table: row labels on the left, column
-## labels above, numbers in fixed decimals, right-aligned; column
-## groups wrapped so no line is wider than width characters.
-function s = format_table (M, rows, cols, decimals, width)
-  [n, m] = size (M);
+## The numbers of M as text with DECIMALS digits after the point.
+function cells = number_cells (M, decimals)
+  cells = cell (size (M));
+  if (isempty (M))
+    return;
+  endif
+  cells = reshape (strtrim (cellstr (num2str (M(:), sprintf ("%%.%df", decimals)))), size (M));
+  ## "-0.000" reads as a sign that is not there
+  cells = regexprep (cells, '^-(0\.?0*)$', '$1');
+endfunction
+
+## s = format_cells (cells, rows, cols, width): the text cells of an n×m
+## table: row labels on the left, column labels above, cells right-aligned
+## in one width; column groups wrapped so no line is wider than WIDTH.
+function s = format_cells (cells, rows, cols, width)
+  [n, m] = size (cells);
   if (n == 0 || m == 0)
     s = "  (empty)\n";
     return;
   endif
-  cells = reshape (strtrim (cellstr (num2str (M(:), sprintf ("%%.%df", decimals)))), n, m);
-  ## "-0.000" reads as a sign that is not there
-  cells = regexprep (cells, '^-(0\.?0*)$', '$1');
   ## one width for every column: a grid reads better than ragged columns
   colw = max ([utf8_width(cells(:)); utf8_width(cols(:))]) + 2;
   roww = max ([utf8_width(rows), 0]);
@@ -325,6 +364,17 @@ endfunction
 %! lines = strsplit (t, "\n");
 %! assert (lines{1}, "probs  (2×3: target × vocabulary)");
 %! assert (strsplit (strtrim (lines{2})), tr.vocab_labels);
+
+%!test
+%! ## "top": each row's largest values with their labels; "columns": the first few
+%! t = attn_show ([0.1 0.5 0.4; 0.7 0.2 0.1], "r1 r2", "a b c", "title", "P", "top", 2,
+%!                "decimals", 1);
+%! assert (t, ["P  (2×3)  the 2 largest of 3 in each row\n", "    top 1  top 2\n", ...
+%!             "r1  b 0.5  c 0.4\n", "r2  a 0.7  b 0.2\n"]);
+%! t = attn_show (magic (4), "columns", 3, "decimals", 0);
+%! lines = strsplit (t, "\n");
+%! assert (strsplit (strtrim (lines{2})), {"1", "2", "3"});
+%! assert (lines{end-1}, "  ... 1 more columns");
 
 %!test
 %! t = attn_show ([1 2; 3 4; 5 6], "a b c", "x y", "last", true);

@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{A} =} attn_softmax (@var{S})
 ## @deftypefnx {} {@var{A} =} attn_softmax (@var{S}, @var{allow})
-## The masked row softmax of given scores: the attention weights.
+## Masked row softmax of scores: the attention weights.
 ##
 ## @var{S} (n×m×P@dots{}) holds scores, one row per query and one column
 ## per key; trailing dimensions are independent pages (heads, batch).

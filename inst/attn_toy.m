@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{m} =} attn_toy ("river")
 ## @deftypefnx {} {@var{m} =} attn_toy ("blackcat")
-## The small models of the course, as ordinary model structs.
+## The small attention models of the seeds, as structs.
 ##
 ## @table @asis
 ## @item @qcode{"river"}

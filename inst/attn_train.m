@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus})
 ## @deftypefnx {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus}, @var{name}, @var{value}, @dots{})
-## Train a model on a parallel corpus with teacher forcing and mini-batches.
+## Train an attention model on a parallel corpus with teacher forcing and
+## mini-batches.
 ##
 ## @var{corpus} is an N×2 cell array of @{source, target@} sentences, or a
 ## struct with cell fields @code{source} and @code{target}.  The corpus is
@@ -55,7 +56,9 @@
 ##
 ## @var{history}: @code{loss} (one entry per step; after a divergence the
 ## last entry is the diverged loss), @code{epoch_loss} (token-weighted mean
-## per finished epoch), @code{tokens_per_s} (per epoch), @code{seconds}
+## per finished epoch), @code{epoch_step} (the step each finished epoch
+## ended at: @code{attn_plot_loss} draws @code{epoch_loss} there),
+## @code{tokens_per_s} (per epoch), @code{seconds}
 ## (total), @code{diverged} (the step whose loss diverged, 0 if none).
 ##
 ## @example
@@ -105,8 +108,8 @@ function [m, history] = attn_train (m, corpus, varargin)
                 "order", 1:N, "rand", rand ("state"), "total", 0, "tokens", 0,
                 "epoch_seconds", 0,
                 "history", struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
-                                   "tokens_per_s", zeros (1, 0), "seconds", 0,
-                                   "diverged", 0));
+                                   "epoch_step", zeros (1, 0), "tokens_per_s", zeros (1, 0),
+                                   "seconds", 0, "diverged", 0));
   rand ("state", old);
   saving = ! isempty (o.checkpoint);
   if (any (o.checkpoint == "\0"))
@@ -177,6 +180,7 @@ function [m, history] = attn_train (m, corpus, varargin)
         next = run;
         seconds = run.epoch_seconds + toc (t0);
         next.history.epoch_loss(end+1) = run.total / run.tokens;
+        next.history.epoch_step(end+1) = numel (run.history.loss);
         next.history.tokens_per_s(end+1) = run.tokens / seconds;
         next.epoch = run.epoch + 1;
         next.step = 0;
@@ -288,7 +292,7 @@ endfunction
 function W = prompt_weights (m, data, targets, w)
   W = [];
   if (w != 1 && strcmp (m.config.family, "decoder-only"))
-    answer = cellfun (@(t) numel (to_ids (m.tgt_vocab, t, "target", "attn_train")), targets);
+    answer = cellfun (@(t) numel (to_ids (m.tgt_vocab, t, "target", "attn_train", "target")), targets);
     prompt = sum (data.tgt_allow, 1) - answer - 1;
     W = 1 - (1 - w) * ((1:rows (data.labels))' <= prompt);
   endif
@@ -330,6 +334,9 @@ endfunction
 %! [loss2, G2] = attn_loss (m2, corpus(3,1), corpus(3,2));
 %! assert (h.loss(2), loss2, 1e-14);
 %! assert (size (h.epoch_loss), [1 1]);
+%! ## three epochs of two steps each end at steps 2, 4, 6
+%! [~, h] = attn_train (m, corpus, "epochs", 3, "batch_size", 2, "verbose", false);
+%! assert (h.epoch_step, [2 4 6]);
 
 %!test
 %! ## SGD with clipping, against the steps written out

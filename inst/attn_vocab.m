@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{v} =} attn_vocab (@var{data})
 ## @deftypefnx {} {@var{v} =} attn_vocab (@var{data}, @var{specials})
-## Build a word-level vocabulary.
+## Build a word-level vocabulary for an attention model.
 ##
 ## @var{data} is a sentence (a string of space-separated words), a cell array
 ## of sentences, or a cell array of words.  The vocabulary lists the

@@ -2,7 +2,7 @@
 ## @deftypefn  {} {} attn_walkthrough (@var{m}, @var{source}, @var{prefix})
 ## @deftypefnx {} {} attn_walkthrough (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {[@var{token}, @var{tr}] =} attn_walkthrough (@dots{})
-## Print one translation step of an encoder-decoder model, stage by stage.
+## Print one attention translation step, stage by stage.
 ##
 ## For model @var{m}, the sentence @var{source} and the target prefix
 ## @var{prefix} (strings, cells of words or ids, as for
@@ -26,7 +26,13 @@
 ## Options (name, value): @code{"last"} (default true): decoder matrices
 ## that have one row per target position show only the last row, the one
 ## that predicts the next token (keys and values show every row);
-## @code{"decimals"} (default 3); @code{"width"} (default 80).
+## @code{"top"} (default 5): the logits and probabilities show each row's
+## this many largest values with their words, not the whole vocabulary;
+## @code{"columns"} (default 8): a wider matrix shows its first 8 columns
+## and says how many more there are (@code{attn_show (tr, path)} prints a
+## matrix whole); @code{"decimals"} (default 3); @code{"width"} (default
+## 80).  A model of two encoder and two decoder layers, 4 heads, d = 32
+## and 215 target words prints about 480 lines.
 ##
 ## @var{token} is the chosen next word; @var{tr} the trace of
 ## @code{attn_forward}.
@@ -50,14 +56,16 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
   endif
   opts = parse_options ("attn_walkthrough",
                         {"last", true, "flag"; "decimals", 3, "integer [0, 16]";
-                         "width", 80, "integer [1, Inf)"}, varargin);
+                         "width", 80, "integer [1, Inf)"; "top", 5, "integer [1, Inf)";
+                         "columns", 8, "integer [1, Inf]"}, varargin);
   tr = attn_forward (m, source, prefix);
   if (! all (isfield (tr, {"source_labels", "target_labels"})))
     error ("attention:model", "attn_walkthrough: M must be an encoder-decoder model (attn_model, attn_toy), got the %s family",
            m.config.family);
   endif
-  fmt = {"decimals", opts.decimals, "width", opts.width};
-  show = @(path, last) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last));
+  fmt = {"decimals", opts.decimals, "width", opts.width, "columns", opts.columns};
+  show = @(path, last, varargin) printf ("%s\n", attn_show (tr, path, fmt{:}, "last", last && opts.last,
+                                                             varargin{:}));
   printf ("Source: %s\nTarget prefix: %s\nWhich token comes after \"%s\"?\n",
           strjoin (tr.source_labels(:)', " "), strjoin (tr.target_labels(:)', " "),
           tr.target_labels{end});
@@ -85,8 +93,8 @@ function [token, tr] = attn_walkthrough (m, source, prefix, varargin)
   endfor
 
   heading ("7. Vocabulary head: logits = rows*W_vocab + b_vocab, then softmax");
-  show ("logits", true);
-  show ("probs", true);
+  show ("logits", true, "top", opts.top);
+  show ("probs", true, "top", opts.top);
   [p, best] = max (tr.probs(end,:,1));
   token = tr.vocab_labels{best};
   printf ("Greedy choice after \"%s\": %s (probability %.*f)\n", tr.target_labels{end},
@@ -154,21 +162,28 @@ endfunction
 %! assert (issorted (at));
 
 %!test
-%! ## printed numbers against the plain-Octave step
+%! ## printed numbers against the plain-Octave step; a decoder row is
+%! ## named by the word it writes (the last row: the greedy choice tok)
 %! r3 = @(x) round (1000 * x) / 1000;
 %! assert (shown_row (out, "source_rows", "bank"), r3 (ref.source_rows(3,:)));
 %! assert (shown_row (out, "encoder(1).self.A", "river"), r3 (ref.enc.A(2,:,1)));
 %! assert (shown_row (out, "encoded", "<eos>"), r3 (ref.encoded(4,:)));
-%! assert (shown_row (out, "decoder(1).self.A", "la"), r3 (ref.self.A(2,1:2,1)));
+%! assert (shown_row (out, "decoder(1).self.A", tok), r3 (ref.self.A(2,1:2,1)));
 %! assert (shown_row (out, "decoder(1).cross.K", "river"), r3 (ref.cross.K(2,:)));
-%! assert (shown_row (out, "decoder(1).cross.scores", "la"), r3 (ref.cross.scores(2,:,1)));
-%! assert (shown_row (out, "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,1)));
-%! assert (shown_row (out, "decoder(1).after_cross", "la"), r3 (ref.after_cross(2,:)));
-%! assert (shown_row (out, "probs", "la"), r3 (ref.probs(2,:)));
+%! assert (shown_row (out, "decoder(1).cross.scores", tok), r3 (ref.cross.scores(2,:,1)));
+%! assert (shown_row (out, "decoder(1).cross.A", tok), r3 (ref.cross.A(2,:,1)));
+%! assert (shown_row (out, "decoder(1).after_cross", tok), r3 (ref.after_cross(2,:)));
+%! ## the five most probable words, largest first
+%! [p, at] = sort (ref.probs(2,:), "descend");
+%! k = strfind (out, "\nprobs  (");
+%! top = regexp (out(k:end), [regexptranslate("escape", tok), ' +(.*?)\n'], "tokens", "once"){1};
+%! want = strjoin (strcat (m.tgt_vocab.words(at(1:5)), {" "}, arrayfun (@(x) sprintf ("%.3f", x), p(1:5),
+%!                                                                   "UniformOutput", false)), " ");
+%! assert (regexprep (top, ' +', ' '), want);
 %! ## the second head's cross weights follow the first
-%! k = strfind (out, "decoder(1).cross.A  (row 2 of 2×4: target × source)  head 2");
+%! k = strfind (out, "decoder(1).cross.A  (row 2 of 2×4: word written × source)  head 2");
 %! assert (numel (k), 1);
-%! assert (shown_row (out(k:end), "decoder(1).cross.A", "la"), r3 (ref.cross.A(2,:,2)));
+%! assert (shown_row (out(k:end), "decoder(1).cross.A", tok), r3 (ref.cross.A(2,:,2)));
 
 %!test
 %! [p, best] = max (ref.probs(2,:));
@@ -179,7 +194,7 @@ endfunction
 %!test
 %! ## "last", false prints every decoder row
 %! o = evalc ("attn_walkthrough (m, \"the river bank\", \"<bos> la\", \"last\", false)");
-%! assert (shown_row (o, "decoder(1).cross.A", "<bos>"), round (1000 * ref.cross.A(1,:,1)) / 1000);
+%! assert (shown_row (o, "decoder(1).cross.A", "la"), round (1000 * ref.cross.A(1,:,1)) / 1000);
 
 %!test
 %! ## two layers with FFN and pre-norm LayerNorm: every layer is printed
@@ -193,8 +208,28 @@ endfunction
 %!             "decoder(2).self.A", "decoder(2).cross.A", "decoder(2).ffn.delta", "decoder(2).out"}
 %!   assert (! isempty (strfind (o, ["\n", name{1}, "  ("])), "missing %s", name{1});
 %! endfor
-%! assert (shown_row (o, "decoder(2).cross.A", "la"),
+%! assert (shown_row (o, "decoder(2).cross.A", tok2),
 %!         round (1000 * t2.decoder(2).cross.A(2,:,1)) / 1000);
+
+%!test
+%! ## a 2+2-layer model, d = 32, 4 heads, 215 target words: a bounded
+%! ## amount (1,300 lines before), no table wider than 8 columns, the five
+%! ## most probable words instead of 215-word rows
+%! c3.src_vocab = attn_vocab ("the river bank");
+%! c3.tgt_vocab = attn_vocab (sprintf ("w%d ", 1:211));
+%! c3.d = 32;  c3.heads = 4;  c3.d_ff = 64;  c3.encoder_layers = 2;  c3.decoder_layers = 2;
+%! m3 = attn_model (c3);
+%! [o, tok3, t3] = evalc ("attn_walkthrough (m3, \"the river bank\", \"<bos> w1\")");
+%! lines = strsplit (o, "\n");
+%! assert (numel (lines) < 600);
+%! assert (isempty (regexp (o, 'columns 9 to')));
+%! assert (numel (strfind (o, "... 24 more columns")) > 10);
+%! k = strfind (o, "probs  (row 2 of 2×215: word written × vocabulary)  the 5 largest of 215 in each row");
+%! assert (numel (k), 1);
+%! [p, at] = sort (t3.probs(2,:), "descend");
+%! shown = regexp (o(k:end), '(w\d+|<\w+>) (0\.\d{3})', "tokens");
+%! assert (cellfun (@(t) t{1}, shown(1:5), "UniformOutput", false), m3.tgt_vocab.words(at(1:5)));
+%! assert (str2double (cellfun (@(t) t{2}, shown(1:5), "UniformOutput", false)), round (1000 * p(1:5)) / 1000);
 
 %!test
 %! ## the sections are numbered 1, 2, ... in order, each number once per layer

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{G} =} attn_backward (@var{dY}, @var{T}, @var{B})
-## Gradients of an attention block, from the trace of its forward pass.
+## Gradients of an attention block, from its forward trace.
 ##
 ## @var{T} is the trace returned by @code{[Y, T] = attn_self (X, B, @dots{})},
 ## @code{attn_masked} or @code{attn_cross}, and @var{B} the same block

@@ -3,8 +3,8 @@
 ## @deftypefnx {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@dots{})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow}, @var{mode})
-## Cross-attention block: the decoder's rows ask, the encoded source
-## answers.
+## Cross-attention block: decoder rows read the source. Cross-attention
+## block: the decoder's rows ask, the encoded source answers.
 ##
 ## Queries come from the decoder rows @var{D}, keys and values from the
 ## encoder's output @var{E} (the "memory", computed once per source

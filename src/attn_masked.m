@@ -3,8 +3,8 @@
 ## @deftypefnx {} {@var{Y} =} attn_masked (@var{X}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@dots{})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@var{X}, @var{B}, @var{key_allow}, @var{mode})
-## Masked (causal) decoder self-attention block: token i reads tokens
-## j <= i only.
+## Masked (causal) decoder self-attention block. Masked (causal) decoder
+## self-attention block: token i reads tokens j <= i only.
 ##
 ## The same operation as @code{attn_self}, with a causal mask: while the
 ## decoder writes, a target word may look at the words already written but

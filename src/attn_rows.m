@@ -5,9 +5,10 @@
 ## @deftypefnx {} {@var{s} =} attn_rows (@var{X}, "sum")
 ## @deftypefnx {} {[@var{Y}, @var{mu}, @var{sigma}, @var{xhat}] =} attn_rows (@var{X}, @var{gain}, @var{bias}, @var{epsilon}, "layernorm")
 ## @deftypefnx {} {[@var{dX}, @var{dgain}, @var{dbias}] =} attn_rows (@var{dY}, @var{xhat}, @var{sigma}, @var{gain}, "layernorm_backward")
-## The row-wise maps of the model layer on the n×a×Bt layout the attention
-## blocks take, with no change of layout: every row times one matrix (FFN,
-## vocabulary and class heads, the pooled designs' fusion), and LayerNorm.
+## Rows times a matrix, and LayerNorm, for attention layers. The row-wise
+## maps of the model layer on the n×a×Bt layout the attention blocks take,
+## with no change of layout: every row times one matrix (FFN, vocabulary and
+## class heads, the pooled designs' fusion), and LayerNorm.
 ##
 ## @example
 ## @group

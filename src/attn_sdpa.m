@@ -2,7 +2,8 @@
 ## @deftypefn  {} {@var{M} =} attn_sdpa (@var{Q}, @var{K}, @var{V})
 ## @deftypefnx {} {@var{M} =} attn_sdpa (@var{Q}, @var{K}, @var{V}, @var{allow})
 ## @deftypefnx {} {[@var{M}, @var{A}, @var{S}] =} attn_sdpa (@dots{})
-## Scaled dot-product attention on given queries, keys and values.
+## Scaled dot-product attention on given Q, K and V.  The queries, keys
+## and values have one token per row.
 ##
 ## Each query row of @var{Q} is compared with every key row of @var{K}; the
 ## weights say how much of each value row of @var{V} the query's message

@@ -324,13 +324,31 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
     op->dv = dv.dim[1];
     op->pages = gw_pages(&op->q_dims, 2);
 
+    /* tokens are rows: a width that disagrees is named in plain words,
+     * and a query given as a column is told so */
+    if (dk.dim[1] != op->dk) {
+        char q[96], k[96];
+        dims_text(&op->q_dims, q, sizeof q);
+        dims_text(&dk, k, sizeof k);
+        if (op->dk == 1 && op->n == dk.dim[1])
+            mexErrMsgIdAndTxt("attention:size",
+                              "Q is a column (%s), but queries are rows: one "
+                              "query of width %ld is a 1x%ld row (Q = q'), to "
+                              "match the keys, the rows of K (%s)", q,
+                              (long) op->n, (long) op->n, k);
+        mexErrMsgIdAndTxt("attention:size",
+                          "Q and K must have the same number of columns (dk, "
+                          "the width of a query and of a key; tokens are "
+                          "rows); Q is %s, K is %s", q, k);
+    }
     want = op->q_dims;
     want.dim[0] = op->m;
     gw_expect("K", &dk, &want,
-              "m x dk x P..., dk the columns of Q and P... its pages");
+              "m x dk with the trailing dimensions of Q (one page per "
+              "head and batch item)");
     want.dim[1] = op->dv;
     gw_expect("V", &dv, &want,
-              "m x dv x P..., m the rows of K and P... the pages of Q");
+              "m x dv, as many rows as K, with the trailing dimensions of Q");
     if (op->dk == 0)
         mexErrMsgIdAndTxt("attention:size", "Q and K must have at least one "
                           "column (dk >= 1: scores are scaled by 1/sqrt(dk))");

@@ -46,6 +46,18 @@
 %!error id=attention:type attn_sdpa ({Q}, K, V)
 %!error id=attention:size attn_sdpa (Q, rand (4, 3), V)
 %!error id=attention:size attn_sdpa (Q, K, rand (3, 5))
+## a query given as a column: the message says queries are rows, and how to
+## fix it, not that K is wrong
+%!error <attn_sdpa: Q is a column \(3x1\), but queries are rows: one query of width 3 is a 1x3 row \(Q = q'\), to match the keys, the rows of K \(4x3\)> attn_sdpa ([1; 2; 3], rand (4, 3), rand (4, 2))
+%!error <attn_sdpa: Q and K must have the same number of columns \(dk, the width of a query and of a key; tokens are rows\); Q is 1x3, K is 3x4> attn_sdpa ([1 2 3], rand (3, 4), rand (3, 2))
+%!error <the trailing dimensions of Q \(one page per head and batch item\)> attn_sdpa (rand (3, 2, 2), rand (4, 2, 3), rand (4, 5, 3))
+%!test
+%! err = [];
+%! try
+%!   attn_sdpa ([1; 2; 3], rand (4, 3), rand (4, 2));
+%! catch err
+%! end_try_catch
+%! assert (err.identifier, "attention:size");
 %!error id=attention:size attn_sdpa (rand (3, 2, 2), rand (4, 2, 3), rand (4, 5, 3))
 %!error id=attention:size attn_sdpa (rand (3, 2, 2), rand (4, 2, 2), rand (4, 5, 3))
 %!error id=attention:mask attn_sdpa (Q, K, V, true (4, 3))

@@ -84,5 +84,30 @@
 %!error <^attn_loss: unknown word "x"> attn_loss (attn_toy ("river"), "the x bank", "la")
 %!error <^attn_forward: unknown word "x"> attn_forward (attn_toy ("river"), "the x bank")
 %!error <^attn_train: unknown word "x"> attn_train (attn_toy ("river"), {"the x bank", "la"}, "verbose", false)
+
+## an unknown word names the vocabulary (source or target), the sentence of
+## a batch, that words are case sensitive, and is raised from the public
+## function: its stack starts there, no private helper in it
+%!test
+%! m = attn_toy ("blackcat");
+%! calls = {@() attn_loss (m, {"the black cat", "the Black cat"}, {"le chat noir", "le chat noir"}), ...
+%!          "attn_loss: unknown word \"Black\" (position 2 of source sentence 2) is not in the source vocabulary (M.src_vocab) of 6 words (words are case sensitive: \"black\" is in it)", "attn_loss";
+%!          @() attn_batch (m, {"the black cat", "the white dog"}, {"le chat noir", "le Chien blanc"}), ...
+%!          "attn_batch: unknown word \"Chien\" (position 2 of target sentence 2) is not in the target vocabulary (M.tgt_vocab) of 7 words (words are case sensitive: \"chien\" is in it)", "attn_batch";
+%!          @() attn_forward (m, "the black cat", "<bos> la"), ...
+%!          "attn_forward: unknown word \"la\" (position 2) is not in the target vocabulary (M.tgt_vocab) of 7 words (words are case sensitive)", "attn_forward";
+%!          @() attn_greedy (m, "the Black cat"), ...
+%!          "attn_greedy: unknown word \"Black\" (position 2) is not in the source vocabulary (M.src_vocab) of 6 words (words are case sensitive: \"black\" is in it)", "attn_greedy"};
+%! for k = 1:rows (calls)
+%!   err = [];
+%!   try
+%!     calls{k,1} ();
+%!   catch err
+%!   end_try_catch
+%!   assert (err.identifier, "attention:vocab");
+%!   assert (err.message, calls{k,2});
+%!   assert (err.stack(1).name, calls{k,3});
+%!   assert (isempty (strfind ([err.stack.file], [filesep() "private" filesep()])));
+%! endfor
 %!error <^attn_loss: TARGETS must hold 2 sentences> attn_loss (encdec, {"a", "b"}, {"c"})
 %!error <^attn_loss: pair 1 has 2 words but 1 labels> attn_loss (tok, {"raghav goes"}, {"A"})

@@ -49,3 +49,35 @@
 %!   assert (format, "texinfo", public{i});
 %!   assert (! isempty (strfind (text, "@deftypefn")), public{i});
 %! endfor
+
+## make demo installs only what the demo needs: no browser (Chromium is for
+## the browser tests of make check), no figure tools; make setup (behind
+## make check) still asks for Chromium.  In the source tree only.
+%!testif ; exist (fullfile (fileparts (fileparts (which ("attn_sdpa"))), "Makefile"), "file")
+%! top = fileparts (fileparts (which ("attn_sdpa")));
+%! mk = fileread (fullfile (top, "Makefile"));
+%! assert (! isempty (regexp (mk, '(?m)^demo: setup-demo$', "once")));
+%! [st, demo] = system (sprintf ("make -s -n -C '%s' setup-demo", top));
+%! assert (st, 0);
+%! assert (! isempty (strfind (demo, "octave octave-dev libopenblas0-pthread")));
+%! assert (isempty (strfind (demo, "chromium")));
+%! assert (isempty (strfind (demo, "gnuplot")));
+%! [st, check] = system (sprintf ("make -s -n -C '%s' setup", top));
+%! assert (st, 0);
+%! assert (! isempty (strfind (check, "chromium")));
+
+## lookfor attention: every public function's first help sentence (what
+## lookfor searches and prints) names attention, and is ASCII and short
+## enough for lookfor's one line at 80 columns (lookfor wraps a longer one
+## byte by byte, one character twice at each break, and splits a × or a
+## curly quote).  The graders (attn_grade*) belong to the grading code and
+## are checked for the line only.
+%!test
+%! for k = 1:numel (public)
+%!   s = get_first_help_sentence (public{k}, 1024);
+%!   room = 58 - max (0, numel (public{k}) + 1 - 20);    # lookfor's indent is 20
+%!   assert (numel (s) <= room || strncmp (public{k}, "attn_grade", 10), "%s: %s", public{k}, s);
+%!   assert (all (s < 128), "%s: %s", public{k}, s);
+%!   assert (! isempty (strfind (s, "attention")) || strncmp (public{k}, "attn_grade", 10),
+%!           "%s: %s", public{k}, s);
+%! endfor

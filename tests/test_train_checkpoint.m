@@ -109,6 +109,7 @@
 %! assert (isequal (h1.loss, h2.loss));
 %! assert (isequal (h1.epoch_loss, h2.epoch_loss));
 %! assert (numel (h1.tokens_per_s), 30);
+%! assert (h1.epoch_step, h2.epoch_step);
 %! ## the directory holds the checkpoint only (no temporary file)
 %! d = dir (folder);
 %! assert (setdiff ({d.name}, {".", ".."}), {"run.safetensors"});

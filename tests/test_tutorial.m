@@ -55,6 +55,8 @@
 %! assert (w, [0.08 0.22 0.61 0.08]);             # seed 004's softmax row
 %! assert (! isempty (regexp (out, 'scores q\*K'' +\[0 2 4 0\]')));
 %! assert (isempty (strfind (out, "<end>")));
+%! ## it ends by saying where to go next
+%! assert (! isempty (regexp (out, 'Next: doc/tutorial\.md.*lookfor attention lists every function\.\n$')));
 %! [text, info] = attn_greedy (attn_toy ("blackcat"), "the black cat");
 %! assert (text, "le chat noir");
 %! for i = 1:numel (info.tokens)
@@ -64,3 +66,26 @@
 %! endfor
 %! ## the tutorial states the same row
 %! assert (! isempty (strfind (fileread (tutorial_file ()), "[0.08 0.22 0.61 0.08]")));
+
+%!test
+%! ## section 1's claims: the raw scores the tutorial prints are seed 004's
+%! ## [0 2 4 0]; the source rows hold role and meaning, W_K twice the role,
+%! ## W_V the meaning, as the paragraph after them says
+%! text = fileread (tutorial_file ());
+%! for cmd = {"q = tr.decoder(1).cross.Q(end, :);", "K = tr.decoder(1).cross.K;", "q * K'", ...
+%!            "attn_show (m.src_embed, m.src_vocab.words, [], \"m.src_embed\", \"decimals\", 0)"}
+%!   assert (! isempty (strfind (text, cmd{1})), cmd{1});
+%! endfor
+%! m = attn_toy ("blackcat");
+%! tr = attn_forward (m, "the black cat", "<bos> le");
+%! q = tr.decoder(1).cross.Q(end, :);
+%! assert (q * tr.decoder(1).cross.K', [0 2 4 0], 1e-12);
+%! E = m.src_embed;
+%! row = @(w) E(strcmp (m.src_vocab.words, w), :);
+%! assert (find (row ("the")(1:4)), 1);             # role det in column 1
+%! assert (find (row ("black")(1:4)), 2);           # adj in column 2
+%! assert (find (row ("cat")(5:10)) + 4, 6);        # meaning chat in column 6
+%! french = m.tgt_vocab.words(m.tgt_vocab.bos+1:end);
+%! assert (french{6 - 4}, "chat");
+%! assert (m.decoder(1).cross.W_K, [2 * eye(4); zeros(6, 4)]);
+%! assert (m.decoder(1).cross.W_V, [zeros(4, 6); eye(6)]);

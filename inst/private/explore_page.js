@@ -114,9 +114,9 @@
     svg.setAttribute("data-head", state.head);
     svg.setAttribute("data-token", state.token === null ? "" : state.token);
     svg.appendChild(sv("text", {x: xq, y: 16, "text-anchor": "end", "class": "colhead"},
-                       b.key === "encoder" ? "query (source)" : "query (target)"));
+                       b.key === "encoder" ? "query (source)" : "query (target: word written)"));
     svg.appendChild(sv("text", {x: xk, y: 16, "class": "colhead"},
-                       b.key === "decoder" ? "key (target: this and earlier)" : "key (source)"));
+                       b.key === "decoder" ? "key (target read: this position and earlier)" : "key (source)"));
     const heads = state.head === "all" ? b.A.pages.map(function (p, i) { return i + 1; })
                                        : [Number(state.head)];
     const lines = sv("g", {"class": "lines"});

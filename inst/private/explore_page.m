@@ -119,6 +119,11 @@ endfunction
 function mats = trace_matrices (tr)
   labels.src = cellstr_or_empty (tr, "source_labels");
   labels.tgt = cellstr_or_empty (tr, "target_labels");
+  ## a decoder row is named by the word it writes, as in attn_heatmap
+  labels.written = cellstr_or_empty (tr, "written_labels");
+  if (isempty (labels.written))
+    labels.written = labels.tgt;
+  endif
   labels.vocab = cellstr_or_empty (tr, "vocab_labels");
   labels.has_tgt = isfield (tr, "target_rows");
   mats = struct ("name", {}, "note", {}, "rows", {}, "cols", {},
@@ -210,7 +215,9 @@ function side = row_side (name, stack, block, labels)
   elseif (strcmp (stack, "encoder"))
     side = "src";
   elseif (strcmp (stack, "decoder"))
-    side = "tgt";
+    side = merge (any (strcmp (name, {"K", "V", "key_allow"})), "tgt", "written");
+  elseif (any (strcmp (name, {"decoder_out", "logits", "probs"})) && labels.has_tgt)
+    side = "written";
   elseif (any (strcmp (name, {"source_ids", "src_allow", "source_rows", ...
                               "encoded", "pool_weights"})))
     side = "src";
@@ -442,8 +449,15 @@ endfunction
 %! endfor
 %! A = mats(strcmp (names, "decoder.1.cross.A"));
 %! assert (A.values, tr.decoder.cross.A);
-%! assert (A.rows, {"<bos>", "la"});
+%! ## decoder rows are named by the word they write (the river toy writes
+%! ## rive after la), keys by the tokens read
+%! assert (A.rows, {"la", "rive"});
 %! assert (A.cols, {"the", "river", "bank", "<eos>"});
+%! S = mats(strcmp (names, "decoder.1.self.A"));
+%! assert ({S.rows, S.cols}, {{"la", "rive"}, {"<bos>", "la"}});
+%! assert (mats(strcmp (names, "decoder.1.self.K")).rows, {"<bos>", "la"});
+%! assert (mats(strcmp (names, "target_rows")).rows, {"<bos>", "la"});
+%! assert (mats(strcmp (names, "probs")).rows, {"la", "rive"});
 %! assert (A.note, "A = softmax (scores) by row: the weights alpha");
 %! ## the causal mask marks the future keys of the decoder's self-attention
 %! S = mats(strcmp (names, "decoder.1.self.scores"));
@@ -469,9 +483,12 @@ endfunction
 %! ## the pooled prefix row gets its own label; a single readout row its name
 %! c = struct ("family", "pooled-prefix", "d", 4, "heads", 1, "layers", 1,
 %!             "src_vocab", {{"the river bank"}}, "tgt_vocab", {{"la rive"}});
-%! mats = page_matrices (explore_page (attn_forward (attn_family (c), "the river bank", "la"), [], "t", 4));
+%! pm = attn_family (c);
+%! tr = attn_forward (pm, "the river bank", "la");
+%! mats = page_matrices (explore_page (tr, [], "t", 4));
 %! out = mats(strcmp ({mats.name}, "decoder.1.out"));
-%! assert (out.rows, {"[c]", "<bos>", "la"});
+%! [~, best] = max (tr.probs(end,:));
+%! assert (out.rows, {"[c]", "la", pm.tgt_vocab.words{best}});
 %! pooled = mats(strcmp ({mats.name}, "c"));
 %! assert (pooled.rows, {"c"});
 %! c = struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"X", "Y"}},

@@ -199,6 +199,12 @@ function src = trace_source (T, path, opts, caller)
   endif
   [qside, kside] = block_sides (kind, path);
   [qlab, klab, vlab] = trace_tokens (T, qside, kside, opts);
+  if (strcmp (qside, "target") && isfield (T, "written_labels")
+      && ! any (strcmp (leaf, {"target_rows", "target_ids", "tgt_allow"})))
+    ## a decoder row is named by the word it writes (seed 004's grid)
+    qside = "word written";
+    qlab = labels_of (T, "written_labels", opts);
+  endif
   name = path;
   if (! isempty (kind) && isempty (strfind (path, ".")))
     name = [kind, ".", path];
@@ -217,8 +223,18 @@ function src = trace_source (T, path, opts, caller)
       src.rows = {klab};
       src.colheads = merge (strcmp (leaf, "E"), 1, heads);
     case {"logits", "probs"}
-      src.axes = {"target", "vocabulary"};
       src.cols = {vlab};
+      src.axes = {qside, "vocabulary"};
+      if (isfield (T, "source_ids") && ! isfield (T, "target_ids"))
+        ## a classifier head: one row of class scores per source word, or
+        ## one per sentence
+        src.rows = {labels_of(T, "source_labels", opts)};
+        src.axes = {"source", "class"};
+        if (numel (src.rows{1}) != rows (M))
+          src.rows = {{"sentence"}};
+          src.axes = {"sentence", "class"};
+        endif
+      endif
     case {"X", "D", "delta", "out", "input", "after_self", "after_cross", ...
           "after_ffn", "source_rows", "encoded", "target_rows", "decoder_out"}
       ## one row per query position: as set above

@@ -46,8 +46,8 @@ function [batch, L] = model_batch (m, sources, targets, fname)
   fam = m.config.family;
   switch (fam)
     case "decoder-only"
-      src = sentences_ids (vs, sources, "target", fname);
-      tgt = sentences_ids (vt, targets, "target", fname);
+      src = sentences_ids (vs, sources, "target", fname, "source");
+      tgt = sentences_ids (vt, targets, "target", fname, "target");
       seq = cellfun (@(s, t) [vt.bos, s, t, vt.eos], src, tgt, "UniformOutput", false);
       batch.src = zeros (0, N);
       batch.src_allow = false (0, N);
@@ -56,8 +56,8 @@ function [batch, L] = model_batch (m, sources, targets, fname)
       [batch.labels, batch.tgt_allow] = pad_columns (
         cellfun (@(q) q(2:end), seq, "UniformOutput", false), fill_id (vt));
     case {"encoder-token", "encoder-sentence"}
-      src = sentences_ids (vs, sources, "target", fname);
-      tgt = sentences_ids (vt, targets, "target", fname);
+      src = sentences_ids (vs, sources, "target", fname, "source");
+      tgt = sentences_ids (vt, targets, "target", fname, "target");
       labeled = labeled && ! all (cellfun (@isempty, tgt));
       if (strcmp (fam, "encoder-token"))
         len = cellfun (@numel, src);
@@ -92,10 +92,10 @@ function [batch, L] = model_batch (m, sources, targets, fname)
       endif
       batch.tgt_in = zeros (0, N);
     otherwise                                  # encoder-decoder, pooled
-      src = sentences_ids (vs, sources, "source", fname);
+      src = sentences_ids (vs, sources, "source", fname, "source");
       [batch.src, batch.src_allow] = pad_columns (src, fill_id (vs));
       if (labeled)
-        tgt = sentences_ids (vt, targets, "target", fname);
+        tgt = sentences_ids (vt, targets, "target", fname, "target");
         batch.tgt_in = pad_columns (cellfun (@(y) [vt.bos, y], tgt, "UniformOutput", false),
                                     fill_id (vt));
         [batch.labels, batch.tgt_allow] = pad_columns (
@@ -126,14 +126,16 @@ function b = slice_columns (C, L, pick)
   b.tgt_allow = C.tgt_allow(1:nt, pick);
 endfunction
 
-## ids = sentences_ids (v, sentences, kind, fname): to_ids of every sentence
-## of the 1×N cell SENTENCES, as a 1×N cell of id rows.  The string
+## ids = sentences_ids (v, sentences, kind, fname, side): to_ids of every
+## sentence of the 1×N cell SENTENCES, as a 1×N cell of id rows; v is the
+## model's SIDE ("source" or "target") vocabulary (errors name it, and the
+## sentence when N > 1).  The string
 ## sentences are looked up as one text and id rows are checked all at once,
 ## so a corpus costs one vocabulary search, not one per sentence.  Anything
 ## the fast path does not take (a cell array of words, an unknown word
 ## without <unk>, a bad id, text that is not UTF-8) goes through to_ids
 ## sentence by sentence, which raises the same errors in the same order.
-function ids = sentences_ids (v, sentences, kind, fname)
+function ids = sentences_ids (v, sentences, kind, fname, side)
   check_vocab (v, fname);
   text = cellfun ("ischar", sentences) & cellfun ("rows", sentences) <= 1;
   numeric = cellfun ("isnumeric", sentences) & cellfun ("isreal", sentences);
@@ -144,7 +146,8 @@ function ids = sentences_ids (v, sentences, kind, fname)
   if (iscell (ids))
     ids = to_ids (v, ids, kind);
   else
-    ids = cellfun (@(s) to_ids (v, s, kind, fname), sentences, "UniformOutput", false);
+    k = num2cell ((1:numel (sentences)) * (numel (sentences) > 1));
+    ids = cellfun (@(s, k) to_ids (v, s, kind, fname, side, k), sentences, k, "UniformOutput", false);
   endif
 endfunction
 

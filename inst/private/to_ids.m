@@ -1,8 +1,11 @@
-## ids = to_ids (v, sentence, kind, fname): a sentence's ids (1×n) in
-## vocabulary v, with the special tokens its role (kind) asks for; errors
-## name the calling function fname.  This is where the text of every
-## sentence argument enters (attn_encode checks its UTF-8): attn_forward,
-## attn_loss, attn_batch, attn_train, the decoders.
+## ids = to_ids (v, sentence, kind, fname [, side, k]): a sentence's ids
+## (1×n) in vocabulary v, with the special tokens its role (kind) asks
+## for; errors name the calling function fname and are raised from it
+## (public_error).  This is where the text of every sentence argument
+## enters (attn_encode checks its UTF-8): attn_forward, attn_loss,
+## attn_batch, attn_train, the decoders.  SIDE ("source" or "target") says
+## which of the model's vocabularies v is and K > 0 which sentence of a
+## batch this is: an unknown word's message names both.
 ## ids = to_ids (v, ids, kind): the special tokens alone, around ids
 ## already checked (1×n), or around each of a 1×N cell of id rows (a cell
 ## back, the whole corpus at once):
@@ -10,12 +13,21 @@
 ##   "prefix": <bos> prepended (unless it already starts with <bos>)
 ##   "target": the bare words (a leading <bos>, trailing <eos> removed)
 ##   any other kind: the ids as given
-function ids = to_ids (v, ids, kind, fname)
-  if (nargin == 4)
+function ids = to_ids (v, ids, kind, fname, side = "", k = 0)
+  if (nargin >= 4)
     try
       ids = attn_encode (v, ids);
     catch err
-      error (err.identifier, "%s", regexprep (err.message, '^attn_encode:', [fname ":"]));
+      msg = regexprep (err.message, '^attn_encode:', [fname ":"]);
+      if (k > 0)
+        msg = regexprep (msg, '\(position (\d+)\)', sprintf ('(position $1 of %s sentence %d)', side, k));
+      endif
+      if (! isempty (side))
+        msg = strrep (msg, "not in the vocabulary of",
+                      sprintf ("not in the %s vocabulary (M.%s_vocab) of", side,
+                               merge (strcmp (side, "source"), "src", "tgt")));
+      endif
+      public_error (err.identifier, msg);
     end_try_catch
   endif
   many = iscell (ids);

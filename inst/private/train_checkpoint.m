@@ -149,6 +149,7 @@ function run = checkpoint_read (file, run, o, N, steps)
                 "step", T.step, "order", T.order, "rand", T.rand, "total", T.total,
                 "tokens", T.tokens, "epoch_seconds", T.epoch_seconds,
                 "history", struct ("loss", T.loss, "epoch_loss", T.epoch_loss,
+                                   "epoch_step", steps * (1:numel (T.epoch_loss)),
                                    "tokens_per_s", T.tokens_per_s, "seconds", T.seconds,
                                    "diverged", T.diverged));
 endfunction

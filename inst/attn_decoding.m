@@ -1,0 +1,127 @@
+classdef attn_decoding
+
+  ## -*- texinfo -*-
+  ## @deftypefn  {} {@var{info} =} attn_decoding (@var{s})
+  ## @deftypefnx {} {@var{infos} =} attn_decoding.of (@var{s})
+  ## What attention greedy decoding computed, shown briefly.
+  ##
+  ## @code{attn_greedy} returns its @var{info} as this class: the fields of
+  ## the struct @var{s} as properties (@code{attn_decoding.of} makes one
+  ## object per element of a struct array, in its shape: one per sentence),
+  ## @code{info.tokens}, @code{info.ids}, @code{info.probs} (steps×V),
+  ## @code{info.A} (steps×m×h×L), @code{info.source_labels},
+  ## @code{info.encoder_passes}, @code{info.decoder_steps},
+  ## @code{info.stopped}, read and indexed as a struct's
+  ## (@code{info.A(:, :, 1, 1)}, @code{[infos.decoder_steps]},
+  ## @code{infos(2).tokens}).  Typed without a semicolon it prints one
+  ## line per sentence and the size of each array, not the arrays: a
+  ## 215-word vocabulary would otherwise print every step's 215
+  ## probabilities.  @code{struct (info)} gives the plain struct.
+  ## @seealso{attn_greedy}
+  ## @end deftypefn
+
+  properties
+    source_labels = {};
+    encoder_passes = 0;
+    decoder_steps = 0;
+    probs = [];
+    A = [];
+    ids = [];
+    tokens = {};
+    stopped = "";
+  endproperties
+
+  methods
+    function d = attn_decoding (s)
+      if (nargin == 0)
+        return;
+      endif
+      if (numel (s) != 1)
+        error ("attention:size", "attn_decoding: S must be one struct; attn_decoding.of (S) makes an array");
+      endif
+      f = fieldnames (s);
+      odd = setdiff (f, properties ("attn_decoding"));
+      if (! isempty (odd))
+        error ("attention:internal", "attn_decoding: no property for the decoding field %s",
+               odd{1});
+      endif
+      for i = 1:numel (f)
+        d.(f{i}) = s.(f{i});
+      endfor
+    endfunction
+
+    function disp (d)
+      if (isempty (d))
+        printf ("  %s attn_decoding\n", shape_str (size (d)));
+        return;
+      endif
+      printf ("  greedy decoding of %d sentence%s (attn_decoding; fields as a struct's):\n",
+              numel (d), merge (numel (d) == 1, "", "s"));
+      for k = 1:numel (d)
+        e = d(k);
+        printf ("  %d step%s (stopped: %s): %s\n", e.decoder_steps,
+                merge (e.decoder_steps == 1, "", "s"), e.stopped, strjoin (e.tokens, " "));
+      endfor
+      e = d(1);
+      printf ("  probs %s, A %s, ids %s, tokens %s, source_labels %s, encoder_passes, decoder_steps, stopped\n",
+              shape_str (size (e.probs)), shape_str (size (e.A)), shape_str (size (e.ids)),
+              shape_str (size (e.tokens)), shape_str (size (e.source_labels)));
+    endfunction
+
+    function s = struct (d)
+      s = repmat (cell2struct (cell (numel (properties (d)), 1), properties (d), 1), size (d));
+      for k = 1:numel (d)
+        for p = properties (d)'
+          s(k).(p{1}) = d(k).(p{1});
+        endfor
+      endfor
+    endfunction
+  endmethods
+
+  methods (Static)
+    ## an array of decodings shaped like the struct array s (a constructor
+    ## returns one object)
+    function d = of (s)
+      if (numel (s) == 1)
+        d = attn_decoding (s);
+        return;
+      endif
+      d = attn_decoding ();
+      at = cell (1, ndims (s));
+      for k = numel (s):-1:1          # the last first: the array has its shape at once
+        [at{:}] = ind2sub (size (s), k);
+        d(at{:}) = attn_decoding (s(k));
+      endfor
+      if (isempty (s))
+        d = d([]);
+      endif
+    endfunction
+  endmethods
+endclassdef
+
+%!test
+%! ## typed without a semicolon: a few lines, not the probabilities
+%! m = attn_model (struct ("src_vocab", attn_vocab ("a b c"), "tgt_vocab", attn_vocab (sprintf ("w%d ", 1:211)),
+%!                         "d", 8, "heads", 2, "max_len", 6));
+%! out = evalc ("[text, info] = attn_greedy (m, \"a b c\")");
+%! assert (numel (strfind (out, "\n")) < 15, out);
+%! assert (isempty (strfind (out, "Columns")));
+%! assert (! isempty (strfind (out, sprintf ("probs %d×215", info.decoder_steps))));
+%! ## read as a struct's fields
+%! s = struct (info);
+%! assert (isstruct (s));
+%! assert (s.probs, info.probs);
+%! assert (sum (info.probs, 2), ones (info.decoder_steps, 1), 1e-12);
+%! assert (numel (info.tokens), info.decoder_steps);
+
+%!test
+%! ## a batch: one element per sentence, indexed as a struct array
+%! m = attn_toy ("blackcat");
+%! [t, I] = attn_greedy (m, {"the black cat"; "the white dog"});
+%! assert (size (I), [2 1]);
+%! assert ([I.decoder_steps], [4 4]);
+%! assert (I(2).tokens, {"le", "chien", "blanc", "<eos>"});
+%! out = evalc ("I");
+%! assert (! isempty (strfind (out, "4 steps (stopped: eos): le chien blanc <eos>")));
+
+%!error id=attention:internal attn_decoding (struct ("tokens", {{}}, "beams", 3))
