@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_grade (@var{grader}, @var{submission})
 ## @deftypefnx {} {@var{R} =} attn_grade (@var{grader}, @var{submission}, @var{name}, @var{value}, @dots{})
-## Grade one submission: run every test of a grader file, with points.
+## Grade one attention assignment submission, with points.  Every test of
+## a grader file runs.
 ##
 ## @var{grader} is a grader file (e.g.
 ## @file{doc/assignments/softmax/grade_softmax.m}): @code{%!function}

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_grade_class (@var{grader}, @var{submissions}, @var{out})
 ## @deftypefnx {} {@var{S} =} attn_grade_class (@dots{}, @var{name}, @var{value}, @dots{})
-## Grade a class: every student's folder, each by its own grading process.
+## Grade a class's attention assignments, safely sandboxed.  Every
+## student's folder is graded by its own grading process.
 ##
 ## @var{submissions} holds one folder per student (the folder's name is the
 ## student's); @var{grader} is the grader file (see @code{attn_grade});

@@ -1,8 +1,9 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_grade_selftest (@var{assignment})
 ## @deftypefnx {} {[@var{ok}, @var{rows}] =} attn_grade_selftest (@var{assignment})
-## Test an assignment's grader: the solution gets full marks, every
-## planted mistake loses marks, the starter gets none.
+## Check an attention assignment's grader on its solution.  The solution
+## gets full marks, every planted mistake loses marks, the starter gets
+## none.
 ##
 ## @var{assignment} is an assignment folder of the instructor material
 ## (e.g. @file{doc/assignments/softmax}): a grader @file{grade_*.m},

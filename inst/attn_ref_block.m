@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{Y}, @var{T}] =} attn_ref_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_ref_block (@var{kind}, @var{Xq}, @var{Xkv}, @var{B}, @var{key_allow})
-## One attention block with its residual, in plain Octave: the readable
+## One attention block in plain Octave, with residual.  The readable
 ## definition that the attention kernels attn_self, attn_masked and
 ## attn_cross are tested against.
 ##

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{G} =} attn_ref_block_backward (@var{dY}, @var{T}, @var{B})
-## Gradients of one attention block, in plain Octave: the readable
+## Gradients of an attention block, in plain Octave.  The readable
 ## definition that attn_backward is tested against.
 ##
 ## @var{dY} = dL/dY is n×d×Bt; @var{T} is the trace of @code{attn_ref_block}

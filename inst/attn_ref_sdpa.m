@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{M}, @var{A}, @var{S}] =} attn_ref_sdpa (@var{Q}, @var{K}, @var{V})
 ## @deftypefnx {} {[@var{M}, @var{A}, @var{S}] =} attn_ref_sdpa (@var{Q}, @var{K}, @var{V}, @var{allow})
-## Scaled dot-product attention in plain Octave: the readable definition
+## Scaled dot-product attention in plain Octave.  The readable definition
 ## that attn_sdpa is tested against.
 ##
 ## @var{Q} is n×dk×P@dots{}, @var{K} m×dk×P@dots{}, @var{V} m×dv×P@dots{};

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {[@var{dQ}, @var{dK}, @var{dV}] =} attn_ref_sdpa_backward (@var{dM}, @var{Q}, @var{K}, @var{V}, @var{A})
-## Gradients of scaled dot-product attention in plain Octave: the readable
+## Gradients of dot-product attention, in plain Octave.  The readable
 ## definition that attn_sdpa_backward is tested against.
 ##
 ## @var{dM} = dL/dM is n×dv×P@dots{}; @var{Q}, @var{K}, @var{V}, @var{A} are

@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus})
 ## @deftypefnx {} {[@var{m}, @var{history}] =} attn_train (@var{m}, @var{corpus}, @var{name}, @var{value}, @dots{})
-## Train an attention model on a parallel corpus with teacher forcing and
-## mini-batches.
+## Train an attention model with teacher forcing.  It learns from a
+## parallel corpus in mini-batches.
 ##
 ## @var{corpus} is an N×2 cell array of @{source, target@} sentences, or a
 ## struct with cell fields @code{source} and @code{target}.  The corpus is
