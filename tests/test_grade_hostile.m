@@ -163,6 +163,16 @@
 %!                                                           "  r = grade_value ('encode', {'ok', {2 * x}, ''});\n  fflush (stdout);\n", ...
 %!                                                           "  fwrite (stdout, [char(10), '#ATTN-REPLY#', nonce, '#']);\n  fwrite (stdout, typecast (uint64 (numel (r)), 'uint8'));\n", ...
 %!                                                           "  fwrite (stdout, r);\n  fflush (stdout);\n  x = x + 1;"]), good, "";
+%!    ## a crafted reply, cheap to send and slow to decode on the trusted side
+%!    "slow_decode", "hostile", 1, false, twice_after(["  if (isscalar (x) && x == 3)\n    nonce = evalin ('caller', 'evalin (''caller'', ''nonce'')');\n", ...
+%!                                                     "    u = @(v) typecast (uint64 (v), 'uint8');\n    n = 20000;\n", ...
+%!                                                     "    r = [uint8('ATGV'), 1, 13, 0, 2, u(1), u(3), 12, 0, 2, u(1), u(2), uint8('ok'), 13, 0, 2, u(1), u(1), ", ...
+%!                                                     "13, 0, 2, u(1), u(n), repmat(uint8 ([1 0 2 zeros(1, 16)]), 1, n), 12, 0, 2, u(0), u(0)];\n", ...
+%!                                                     "    fflush (stdout);\n    fwrite (stdout, [char(10), '#ATTN-REPLY#', nonce, '#']);\n", ...
+%!                                                     "    fwrite (stdout, u(numel (r)));\n    fwrite (stdout, r);\n    fflush (stdout);\n  endif\n  x = x + 1;"]), good, "";
+%!    ## errors whose text the trusted side reads as a cause
+%!    "forge_status", "hostile", 1, true, twice_after(["  if (isscalar (x) && x == 3)\n    error ('out of memory or dimension too large for Octave''s index type');\n", ...
+%!                                                      "  else\n    error ('attention:forbidden', 'attn_softmax may not be used in this assignment: write it yourself');\n  endif"]), good, "";
 %!    "not_utf8", "hostile", 4, true, twice_after("  fwrite (stdout, uint8 ([255 254 192 128 237 160 128 10]));\n  fputs (stderr, char ([255 10]));"), ...
 %!      half("error (char ([98 97 100 32 255 254 10 192 175 32 226 130]));"), "";
 %!    "huge_line", "hostile", 1, true, twice_after("  printf ('%s', repmat ('A', 1, 2e6));"), good, "";
@@ -176,7 +186,7 @@
 %!    ## stopping the class
 %!    "infinite_loop", "hostile", 1, true, twice_after("  while (true)\n  endwhile"), good, "";
 %!    "sleep_forever", "hostile", 2, true, twice_after("  if (isscalar (x) && x == 3)\n    pause (Inf);\n  elseif (! isscalar (x))\n    system ('sleep 1000');\n  endif"), good, "";
-%!    "close_stdout", "hostile", 5, false, twice_after("  fclose (stdout);\n  fclose (1);\n  fclose (2);\n  fclose (0);"), good, "";
+%!    "close_stdout", "hostile", 5, false, twice_after("  for f = {stdout, 1, 2, 0, stdin}\n    try\n      fclose (f{1});\n    catch\n    end_try_catch\n  endfor"), good, "";
 %!    "read_stdin", "hostile", 4, true, twice_after("  if (isscalar (x) && x == 3)\n    s = fread (stdin, Inf);\n  endif"), good, "";
 %!    "fifo_file", "hostile", 1, true, "", good, "fifo";
 %!    "symlinks", "hostile", 0, true, "", "", "symlink";
@@ -198,7 +208,7 @@
 %!                                                    "    system ('f() { f | f & }; f > /dev/null 2>&1 &');\n    pause (1);\n", ...
 %!                                                    "    printf ('PROCS=%d\\n', numel (glob ('/proc/[0-9]*')));"]), good, "";
 %!    "memory_hog", "hostile", 1, true, twice_after("  z = ones (2e8, 1);\n  x = x + z(end);"), good, "";
-%!    "memory_children", "hostile", 5, false, twice_once("    system ('for i in 1 2 3; do (head -c 500M /dev/zero | tail -c 500M > /dev/null; echo TAIL_STATUS=$?) & done; wait');"), good, "";
+%!    "memory_children", "hostile", 5, false, twice_after("  if (isscalar (x) && x == 3)\n    system ('for i in 1 2 3; do (head -c 450M /dev/zero | tail -c 450M > /dev/null; echo TAIL_STATUS=$?) & done; wait');\n  endif"), good, "";
 %!    "disk_fill", "hostile", 5, false, twice_once(["    system ('dd if=/dev/zero of=/tmp/fill bs=1M count=200 2>&1; dd if=/dev/zero of=/dev/shm/fill bs=1M count=100 2>&1; true');\n", ...
 %!                                                    "    d = dir ('/tmp/fill');\n    s = dir ('/dev/shm/fill');\n    printf ('TMP_BYTES=%d\\nSHM_BYTES=%d\\n', d.bytes, s.bytes);"]), good, "";
 %!    "cpu_busy", "hostile", 5, false, twice_once("    system ('sh -c \"while :; do :; done\" > /dev/null 2>&1 &');\n    system ('yes > /dev/null 2>&1 &');"), good, "";
@@ -259,7 +269,7 @@
 ## Every process: pid, parent, uid, name and its command line and
 ## environment as one text.
 %!function P = processes ()
-%!  P = struct ("pid", {}, "ppid", {}, "uid", {}, "name", {}, "text", {});
+%!  P = struct ("pid", {}, "ppid", {}, "uid", {}, "name", {}, "text", {}, "zombie", {});
 %!  for d = glob ("/proc/[0-9]*")'
 %!    st = read_all ([d{1}, "/status"]);
 %!    if (isempty (st))
@@ -273,7 +283,8 @@
 %!    endif
 %!    t = strrep ([read_all([d{1}, "/cmdline"]), " ", read_all([d{1}, "/environ"])], "\0", " ");
 %!    P(end+1) = struct ("pid", str2double (d{1}(7:end)), "ppid", str2double (pp{1}),
-%!                       "uid", str2double (u{1}), "name", n{1}, "text", t);
+%!                       "uid", str2double (u{1}), "name", n{1}, "text", t,
+%!                       "zombie", ! isempty (regexp (st, 'State:\s*Z', "once")));
 %!  endfor
 %!endfunction
 
@@ -287,9 +298,11 @@
 %!endfunction
 
 ## The processes of P that the run left: those naming ROOT (the trusted
-## side inherits TMPDIR under it, bwrap names its folders), those of a
-## worker uid not below another grading run, and their descendants; but
-## not this test's own process and its ancestors, nor those in BEFORE.
+## side inherits TMPDIR under it, bwrap names its folders), those of the
+## run's worker uids (slots 1 to JOBS; slot 0 is attn_grade's default,
+## which other people's runs use) not below another grading run, and
+## their descendants; but not this test's own process and its ancestors,
+## those in BEFORE, nor zombies (they hold nothing but a pid).
 %!function left = leftovers (P, before, root, jobs)
 %!  pids = [P.pid];
 %!  mine = [];
@@ -300,11 +313,11 @@
 %!  endwhile
 %!  left = {};
 %!  for i = 1:numel (P)
-%!    if (any (P(i).pid == [mine, before]))
+%!    if (any (P(i).pid == [mine, before]) || P(i).zombie)
 %!      continue;
 %!    endif
 %!    named = ! isempty (strfind (P(i).text, root));
-%!    worker = P(i).uid >= 2147000000 && P(i).uid <= 2147000000 + jobs;
+%!    worker = P(i).uid > 2147000000 && P(i).uid <= 2147000000 + jobs;
 %!    other = false;
 %!    a = P(i).ppid;
 %!    while (a > 1 && any (pids == a))
@@ -377,6 +390,20 @@
 %!  if (! isempty (list))
 %!    error ("%s:\n  %s", what, strjoin (list, "\n  "));
 %!  endif
+%!endfunction
+
+## The hostile students graded above what they deserve (EXACT: or not
+## exactly what they deserve, where that is known), each with why.
+%!function bad = graded_off (S, C, exact)
+%!  bad = {};
+%!  for c = C(strcmp ({C.kind}, "hostile"))'
+%!    s = pick (S, c.name);
+%!    if (s.score > c.deserved || (exact && c.exact && s.score != c.deserved))
+%!      bad{end+1} = sprintf ("%s: %g points, deserves %s%g; status %s; %s", c.name, s.score,
+%!                            merge (c.exact, "exactly ", "at most "), c.deserved, s.status,
+%!                            strjoin (strcat ({s.tests.name}, ": ", {s.tests.message}), " | "));
+%!    endif
+%!  endfor
 %!endfunction
 
 %!shared root, P, C, S, opts, before, after, ps_before, ps_after, seconds, ran
@@ -476,18 +503,15 @@
 %! check_list ("honest or wrong submissions graded wrongly", bad);
 
 %!testif ; hostile_here ()
-%! ## no hostile one gets more than it deserves (and most exactly that)
+%! ## no hostile one gets more than it deserves
 %! assert (ran);
-%! bad = {};
-%! for c = C(strcmp ({C.kind}, "hostile"))'
-%!   s = pick (S, c.name);
-%!   if (s.score > c.deserved || (c.exact && s.score != c.deserved))
-%!     bad{end+1} = sprintf ("%s: %g points, deserves %s%g; status %s; %s", c.name, s.score,
-%!                           merge (c.exact, "exactly ", "at most "), c.deserved, s.status,
-%!                           strjoin (strcat ({s.tests.name}, ": ", {s.tests.message}), " | "));
-%!   endif
-%! endfor
-%! check_list ("hostile submissions graded above what they deserve", bad);
+%! check_list ("hostile submissions graded above what they deserve", graded_off (S, C, false));
+
+%!testif ; hostile_here ()
+%! ## fairness: an attack costs only the tests it touched (most get
+%! ## exactly what they deserve, the others at most that)
+%! assert (ran);
+%! check_list ("hostile submissions not graded exactly as they deserve", graded_off (S, C, true));
 
 %!testif ; hostile_here ()
 %! ## no file outside the grades folder changed (submissions, grader and
@@ -541,10 +565,10 @@
 %!         "disk filler not bounded: %s", mat2str (b));
 %! n = numbers (logs ("many_files"), 'OPENED=(\d+)');
 %! assert (! isempty (n) && n <= 256, "open files not bounded: %d", n);
-%! ## three children of 500 MiB each against 1024 MiB: not all of them
+%! ## three children of 450 MiB each against 1024 MiB: not all of them
 %! tails = numbers (logs ("memory_children"), 'TAIL_STATUS=(\d+)');
 %! assert (numel (tails) < 3 || any (tails != 0) || ! isempty (strfind (pick (S, "memory_children").status, "memory")),
-%!         "three 500 MiB children all held their memory: %s", mat2str (tails));
+%!         "three 450 MiB children all held their memory: %s", mat2str (tails));
 %! assert (! isempty (strfind (pick (S, "memory_hog").status, "memory")), pick (S, "memory_hog").status);
 %! assert (! isempty (regexp (pick (S, "infinite_loop").status, '^timed out \(more than 3 s\) in tests 1, 2, 4$')));
 %! assert (! isempty (strfind (pick (S, "huge_line").status, "flooded its output (more than 64 KiB)")));
@@ -553,7 +577,15 @@
 %! assert (! isempty (strfind (pick (S, "kill_self").status, "signal 9")), pick (S, "kill_self").status);
 %! assert (isempty (strfind ([S.status], "137")));
 %! ## each student within its total time (and the supervisor's margin)
-%! assert (max ([S.seconds]) <= opts.total_time + 15, "a student took %g s", max ([S.seconds]));
+%! ## each test within its time limit (the trusted side's decoding of a
+%! ## reply included), each student within its total time (its own start
+%! ## and end take a few seconds)
+%! t = arrayfun (@(s) max ([0, s.tests.seconds]), S);
+%! [t, k] = max (t);
+%! assert (t <= opts.time_limit + 2, "a test of %s took %.1f s (time limit %g s)", S(k).student, t,
+%!         opts.time_limit);
+%! [t, k] = max ([S.seconds]);
+%! assert (t <= opts.total_time + 5, "%s took %.1f s (total time %g s)", S(k).student, t, opts.total_time);
 
 %!testif ; hostile_here ()
 %! ## what the attacks printed or raised is no status: only what happened
@@ -562,6 +594,8 @@
 %! assert (isempty (strfind (st, "Read-only")));
 %! assert (isempty (strfind (st, "blocked")));
 %! assert (pick (S, "forge_guess").status, "ok");
+%! ## an error's text is no cause: neither memory nor a forbidden call
+%! assert (strcmp (pick (S, "forge_status").status, "ok"), pick (S, "forge_status").status);
 %! ## the forbidden ones fail exactly the tests that call attn_softmax
 %! for c = C(strncmp ({C.name}, "forbid_", 7))'
 %!   s = pick (S, c.name);
@@ -600,10 +634,35 @@
 %!   assert ([j.tests.max_score], [1 2 1 1]);
 %!   assert ({j.tests.name}, {"twice a scalar", "twice a matrix", "half", "twice zero"});
 %!   fb = read_all (fullfile (P.out, s.student, "feedback.txt"));
-%!   last = regexp (fb, '([^\n]*)\n$', "tokens", "once"){1};
+%!   ends = find (fb == "\n");       # (not regexp: the text may be any bytes)
+%!   last = fb(ends(end-1)+1:ends(end)-1);
 %!   same (last, sprintf ("%d of 4 tests, %g of 5 points", nnz ([s.tests.passed]), s.score),
 %!         [s.student, " feedback.txt"]);
 %! endfor
+
+%!testif ; hostile_here ()
+%! ## a second, small class: student folders named like the run's own
+%! ## output and with quotes and a comma; the run completes and grades both
+%! assert (ran);
+%! subs = fullfile (root, "names");
+%! out = fullfile (root, "names_out");
+%! mkdir (subs);
+%! names = {"grades.csv", "o'brien, \"jr\""};
+%! good = C(strcmp ({C.name}, "good_plain"));
+%! for n = names
+%!   good.name = n{1};
+%!   put (subs, good, P);
+%! endfor
+%! try
+%!   T = attn_grade_class (P.grader, subs, out, "quiet", true, "time_limit", opts.time_limit,
+%!                         "total_time", opts.total_time, "jobs", opts.jobs);
+%! catch err
+%!   error ("a class with folders named %s stopped: %s", strjoin (names, " and "), err.message);
+%! end_try_catch
+%! same ([T.score], [5 5], "scores");
+%! rows = csv_rows (read_all (fullfile (out, "grades.csv")));
+%! same (numel (rows), 3, "lines of grades.csv");
+%! same (sort (cellfun (@(r) r{1}, rows(2:end), "uniformoutput", false)), sort (names), "students in grades.csv");
 
 %!test
 %! ## clean up (also after a failure above)
