@@ -54,10 +54,11 @@
 %!                               strjoin (strcat ("'", dirs, "'"), " ")));
 %!endfunction
 
-%!function pids = user_processes (uid)
-%!  [~, txt] = system (sprintf ("ps -o pid= -U %d", uid));
-%!  pids = str2double (strsplit (strtrim (txt)));
-%!  pids = pids(! isnan (pids));
+## The live processes of UID (not zombies), as "pid name" texts.
+%!function list = user_processes (uid)
+%!  [~, txt] = system (sprintf ("ps -o pid=,stat=,comm= -U %d", uid));
+%!  list = regexp (txt, '(\d+)\s+([^Z\s]\S*)\s+(\S+)', "tokens");
+%!  list = cellfun (@(t) [t{1}, " ", t{3}], list, "uniformoutput", false);
 %!endfunction
 
 %!testif ; user_here ()
@@ -107,28 +108,44 @@
 %!                                    fullfile (OCTAVE_HOME (), "bin", "octave-cli"), code));
 %!   assert (status == 0, "%s", log);
 %!   pause (1);
+%!   ## every property is checked, the failures are listed together
+%!   fails = {};
 %!   ## every student graded, none above what it deserves, honest in full
 %!   csv = strsplit (strtrim (read_all (fullfile (out, "grades.csv"))), "\n");
 %!   assert (numel (csv), rows (class) + 1);
-%!   bad = {};
 %!   for i = 1:rows (class)
 %!     line = csv{strncmp (csv, [class{i, 1}, ","], numel (class{i, 1}) + 1)};
 %!     score = str2double (strsplit (line, ","){2});
 %!     if (score > class{i, 2} || (strcmp (class{i, 1}, "good") && score != 4)
 %!         || (strcmp (class{i, 1}, "wrong") && score >= 4))
-%!       bad{end+1} = sprintf ("%s (deserves %g): %s", class{i, 1}, class{i, 2}, line);
+%!       fails{end+1} = sprintf ("%s graded above what it deserves (%g): %s", class{i, 1}, class{i, 2}, line);
 %!     endif
 %!   endfor
-%!   assert (isempty (bad), "graded above what they deserve:\n  %s", strjoin (bad, "\n  "));
 %!   ## no file outside the grades folder changed, no secret in it
-%!   assert (snapshot ({subs, mine}), before);
+%!   if (! strcmp (snapshot ({subs, mine}), before))
+%!     fails{end+1} = "files outside the grades folder changed";
+%!   endif
 %!   [~, hits] = system (sprintf ("grep -rl -e '%s' -e 'ATTN_GRADE' -e 'HOSTILE_WRITE' '%s'", mark, out));
-%!   assert (strtrim (hits), "");
+%!   if (! isempty (strtrim (hits)))
+%!     fails{end+1} = ["secrets or written marks in ", strjoin(strsplit (strtrim (hits), "\n"), ", ")];
+%!   endif
 %!   ## the fork bomb bounded by the process limit (64), no process left
 %!   n = str2double (regexp (read_all (fullfile (out, "fork_bomb", "output.log")), 'PROCS=(\d+)', "tokens", "once"));
-%!   assert (isempty (n) || n <= 64, "fork bomb reached %d processes", n);
-%!   left = setdiff (user_processes (uid), procs);
-%!   assert (isempty (left), "processes left: %s", num2str (left));
+%!   if (! isempty (n) && n > 64)
+%!     fails{end+1} = sprintf ("the fork bomb reached %d processes", n);
+%!   endif
+%!   ## (a killed sandbox's processes may take a moment to go)
+%!   for wait = 1:10
+%!     left = setdiff (user_processes (uid), procs);
+%!     if (isempty (left))
+%!       break;
+%!     endif
+%!     pause (0.3);
+%!   endfor
+%!   if (! isempty (left))
+%!     fails{end+1} = ["processes left: ", strjoin(left, ", ")];
+%!   endif
+%!   assert (isempty (fails), "%s", strjoin (fails, "\n"));
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   [~] = rmdir (root, "s");
