@@ -18,7 +18,9 @@
 ## 1 points), test 3 calls my_half (1 point): 5 points.
 ##
 ## Runs only as root with a working bwrap (how course platforms run an
-## autograder); tests/test_grade_hostile_user.m covers a normal user.
+## autograder); tests/test_grade_hostile_user.m covers a normal user.  With
+## ATTN_HOSTILE_KEEP set, the class and its grades folder are kept (under
+## the folder the "hostile class" line names) to look into a failure.
 
 %!function write (file, text)
 %!  fid = fopen (file, "w");
@@ -491,7 +493,7 @@
 %! ps_after = processes ();
 %! after = snapshot (keep, skip);
 %! ran = true;
-%! printf ("hostile class: %d students in %.1f s\n", numel (S), seconds);
+%! printf ("hostile class: %d students in %.1f s, grades in %s\n", numel (S), seconds, P.out);
 %! assert (sort ({S.student}), sort ({C.name}));
 %! assert (all (strcmp ({S.sandbox}, "bwrap")));
 
