@@ -167,7 +167,7 @@
 %!                                                           "  fwrite (stdout, r);\n  fflush (stdout);\n  x = x + 1;"]), good, "";
 %!    ## a crafted reply, cheap to send and slow to decode on the trusted side
 %!    "slow_decode", "hostile", 1, false, twice_after(["  if (isscalar (x) && x == 3)\n    nonce = evalin ('caller', 'evalin (''caller'', ''nonce'')');\n", ...
-%!                                                     "    u = @(v) typecast (uint64 (v), 'uint8');\n    n = 20000;\n", ...
+%!                                                     "    u = @(v) typecast (uint64 (v), 'uint8');\n    n = 12000;\n", ...
 %!                                                     "    r = [uint8('ATGV'), 1, 13, 0, 2, u(1), u(3), 12, 0, 2, u(1), u(2), uint8('ok'), 13, 0, 2, u(1), u(1), ", ...
 %!                                                     "13, 0, 2, u(1), u(n), repmat(uint8 ([1 0 2 zeros(1, 16)]), 1, n), 12, 0, 2, u(0), u(0)];\n", ...
 %!                                                     "    fflush (stdout);\n    fwrite (stdout, [char(10), '#ATTN-REPLY#', nonce, '#']);\n", ...
@@ -210,7 +210,8 @@
 %!                                                    "    system ('f() { f | f & }; f > /dev/null 2>&1 &');\n    pause (1);\n", ...
 %!                                                    "    printf ('PROCS=%d\\n', numel (glob ('/proc/[0-9]*')));"]), good, "";
 %!    "memory_hog", "hostile", 1, true, twice_after("  z = ones (2e8, 1);\n  x = x + z(end);"), good, "";
-%!    "memory_children", "hostile", 5, false, twice_after("  if (isscalar (x) && x == 3)\n    system ('for i in 1 2 3; do (head -c 450M /dev/zero | tail -c 450M > /dev/null; echo TAIL_STATUS=$?) & done; wait');\n  endif"), good, "";
+%!    "memory_children", "hostile", 5, false, twice_after(["  if (isscalar (x) && x == 3)\n    system ('for i in 1 2 3; do (python3 -c \"b = b''x'' * (450 << 20); import time; time.sleep (0.2)\"; echo CHILD_STATUS=$? > /tmp/child$i) & done');\n", ...
+%!                                                         "  else\n    pause (2.5);\n    system ('cat /tmp/child* 2> /dev/null');\n  endif"]), good, "";
 %!    "disk_fill", "hostile", 5, false, twice_once(["    system ('dd if=/dev/zero of=/tmp/fill bs=1M count=200 2>&1; dd if=/dev/zero of=/dev/shm/fill bs=1M count=100 2>&1; true');\n", ...
 %!                                                    "    d = dir ('/tmp/fill');\n    s = dir ('/dev/shm/fill');\n    printf ('TMP_BYTES=%d\\nSHM_BYTES=%d\\n', d.bytes, s.bytes);"]), good, "";
 %!    "cpu_busy", "hostile", 5, false, twice_once("    system ('sh -c \"while :; do :; done\" > /dev/null 2>&1 &');\n    system ('yes > /dev/null 2>&1 &');"), good, "";
@@ -577,9 +578,12 @@
 %! n = numbers (logs ("many_files"), 'OPENED=(\d+)');
 %! f = expect (f, ! isempty (n) && n <= 256, "open files not bounded: %s", mat2str (n));
 %! ## three children of 450 MiB each against 1024 MiB: not all of them
-%! tails = numbers (logs ("memory_children"), 'TAIL_STATUS=(\d+)');
-%! f = expect (f, numel (tails) < 3 || any (tails != 0) || ! isempty (strfind (status ("memory_children"), "memory")),
-%!             "three 450 MiB children all held their memory: %s", mat2str (tails));
+%! ## (by a Python one-liner, when the machine has Python; started in
+%! ## test 1, the exit statuses so far printed in tests 2 and 4)
+%! kids = numbers (logs ("memory_children"), 'CHILD_STATUS=(\d+)');
+%! f = expect (f, system ("command -v python3 > /dev/null") != 0 || any (kids != 0)
+%!                || ! isempty (strfind (status ("memory_children"), "memory")),
+%!             "three 450 MiB children: exit statuses %s, status %s", mat2str (kids), status ("memory_children"));
 %! f = expect (f, ! isempty (strfind (status ("memory_hog"), "memory")), "memory hog: %s", status ("memory_hog"));
 %! f = expect (f, strcmp (status ("infinite_loop"), "timed out (more than 3 s) in tests 1, 2, 4"),
 %!             "infinite loop: %s", status ("infinite_loop"));
