@@ -58,8 +58,8 @@
 ## @item "processes"
 ## processes and threads the worker may have at once (default 64).
 ## @item "output"
-## KiB of the student's output that are kept (default 1024); more stops
-## the worker.
+## KiB of the student's output that are kept (default 1024); more than
+## that in one call stops the worker.
 ## @item "sandbox"
 ## @qcode{"auto"} (the strongest available), @qcode{"bwrap"} (required),
 ## @qcode{"uid"} (as root: an unprivileged uid of its own, without bwrap)
@@ -104,10 +104,11 @@ function R = attn_grade (grader, submission, varargin)
                          "disk", 256, "real [1, Inf)"; "processes", 64, "integer [4, 100000]";
                          "output", 1024, "real (0, Inf)";
                          "sandbox", "auto", "one of auto, bwrap, uid, none";
-                         ## for attn_grade_class: the worker's uid slot, a copy of
-                         ## the package made once for the class, and where the
-                         ## result goes
-                         "slot", 0, "integer [0, 100000]"; "package", "", "text";
+                         ## for attn_grade_class: its pid and the worker's slot
+                         ## (which make the worker's uid), a copy of the package
+                         ## made once for the class, and where the result goes
+                         "run", 0, "integer [0, 4194304]"; "slot", 0, "integer [0, 255]";
+                         "package", "", "text";
                          "report", "", "text"}, varargin);
   if (! (ischar (grader) && exist (grader, "file") == 2))
     error ("attention:file", "attn_grade: GRADER: expected a grader file, got %s", disp_arg (grader));
@@ -176,7 +177,7 @@ function R = attn_grade (grader, submission, varargin)
   end_unwind_protect
   R.passed = sum ([R.tests.passed]);
   R.score = sum ([R.tests.score]);
-  R.status = status_text ([notes, forbidden_calls(R)], causes, R.missing);
+  R.status = status_text (notes, causes, R.missing);
   R.text = grade_format ("feedback", R);
   if (! isempty (opts.report))
     write_report (opts.report, R);
@@ -200,7 +201,10 @@ function [box, missing, notes] = prepare (scratch, submission, files, forbidden,
   old = umask (0022);
   unwind_protect
     mkdir (scratch);
-    box = struct ("kind", kind, "uid", grade_sandbox ("uid", opts.slot),
+    if (opts.run == 0)
+      opts.run = getpid ();
+    endif
+    box = struct ("kind", kind, "uid", grade_sandbox ("uid", opts.run, opts.slot),
                   "submission", fullfile (scratch, "submission"), "package", opts.package,
                   "work", fullfile (scratch, "work"), "memory", opts.memory, "disk", opts.disk,
                   "processes", opts.processes, "cpu", opts.total_time + 10,
@@ -301,15 +305,6 @@ function [passed, message, seconds] = run_test (code, k)
   clear ("-f", name);
 endfunction
 
-## The tests failed by a call of a forbidden function, for the status.
-function notes = forbidden_calls (R)
-  notes = {};
-  k = find (! cellfun (@isempty, strfind ({R.tests.message}, "may not be used in this assignment")));
-  if (! isempty (k))
-    notes{1} = sprintf ("called a forbidden function in %s", test_list (k));
-  endif
-endfunction
-
 ## One line: the notes, then each cause with the tests it happened in.
 function txt = status_text (notes, causes, missing)
   parts = notes;
@@ -351,24 +346,35 @@ function grade_worker (submission, max_bytes)
                    w{1}, w{1}));
   endfor
   while (true)
-    [len, n] = fread (stdin, 1, "uint64=>double");
-    if (n < 1 || len > max_bytes)
-      builtin ("exit", 0);
-    endif
-    request = grade_value ("decode", fread (stdin, [1, len], "uint8=>uint8"), max_bytes);
-    [nonce, name, nout, args] = request{:};
+    [name, nout, args] = frame ("read", max_bytes);
     try
       reply = grade_value ("encode", call_submission (name, nout, args, submission));
     catch err
       reply = grade_value ("encode", {"error", sprintf("the submission's result cannot be graded: %s", ...
                                                       err.message), "attention:channel"});
     end_try_catch
+    frame ("send", reply);
+  endwhile
+endfunction
+
+## The worker's ends of the channel.  The call's nonce is kept here, in no
+## workspace that the student's code can reach with evalin while it runs.
+function [name, nout, args] = frame (action, arg)
+  persistent nonce = "";
+  if (strcmp (action, "read"))
+    [len, n] = fread (stdin, 1, "uint64=>double");
+    if (n < 1 || len > arg)
+      builtin ("exit", 0);
+    endif
+    request = grade_value ("decode", fread (stdin, [1, len], "uint8=>uint8"), arg);
+    [nonce, name, nout, args] = request{:};
+  else
     fflush (stdout);
     fwrite (stdout, ["\n#ATTN-REPLY#", nonce, "#"]);
-    fwrite (stdout, typecast (uint64 (numel (reply)), "uint8"));
-    fwrite (stdout, reply);
+    fwrite (stdout, typecast (uint64 (numel (arg)), "uint8"));
+    fwrite (stdout, arg);
     fflush (stdout);
-  endwhile
+  endif
 endfunction
 
 ## {"ok", outputs, ""} or {"error", message, identifier}.  Called without

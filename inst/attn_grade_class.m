@@ -99,7 +99,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
                         {"time_limit", 60, "real (0, Inf)"; "total_time", 600, "real (0, Inf)";
                          "memory", 2048, "real [256, Inf)"; "disk", 256, "real [1, Inf)";
                          "processes", 64, "integer [4, 100000]"; "output", 1024, "real (0, Inf)";
-                         "jobs", 0, "integer [0, 1000]"; "sandbox", "auto", "one of auto, bwrap, uid, none";
+                         "jobs", 0, "integer [0, 255]"; "sandbox", "auto", "one of auto, bwrap, uid, none";
                          "quiet", false, "flag"}, varargin);
   if (! (ischar (grader) && exist (grader, "file") == 2))
     error ("attention:file", "attn_grade_class: GRADER: expected a grader file, got %s",
@@ -137,6 +137,10 @@ function S = attn_grade_class (grader, submissions, out, varargin)
               "tests", struct ("name", {}, "points", {}, "score", {}, "passed", {},
                                "message", {}, "seconds", {}));
   done = false (size (S));
+  ## a folder named like the grades file would be written over it
+  clash = strcmp ({S.student}, "grades.csv");
+  [S(clash).status] = deal ("not graded: a student's folder may not be named grades.csv");
+  done(clash) = true;
   scratch = tempname ();
   live = struct ("k", {}, "pid", {}, "slot", {}, "start", {});
   saved_dump = crash_dumps_octave_core (false);
@@ -148,7 +152,7 @@ function S = attn_grade_class (grader, submissions, out, varargin)
     umask (0077);
     mkdir (fullfile (scratch, "reports"));
     umask (old);
-    queue = 1:numel (S);
+    queue = find (! done);
     while (! isempty (queue) || ! isempty (live))
       while (! isempty (queue) && numel (live) < opts.jobs)
         slot = min (setdiff (1:opts.jobs, [live.slot]));
@@ -226,8 +230,8 @@ function pid = spawn (grader, submission, report, slot, scratch, opts)
           "attn_grade (getenv ('ATTN_GRADE_GRADER'), getenv ('ATTN_GRADE_SUB'), 'quiet', true, ", ...
           sprintf("'time_limit', %.17g, 'total_time', %.17g, 'memory', %.17g, 'disk', %.17g, ",
                   opts.time_limit, opts.total_time, opts.memory, opts.disk), ...
-          sprintf("'processes', %d, 'output', %.17g, 'sandbox', '%s', 'slot', %d, ",
-                  opts.processes, opts.output, opts.sandbox, slot), ...
+          sprintf("'processes', %d, 'output', %.17g, 'sandbox', '%s', 'run', %d, 'slot', %d, ",
+                  opts.processes, opts.output, opts.sandbox, getpid (), slot), ...
           "'package', getenv ('ATTN_GRADE_PACKAGE'), 'report', getenv ('ATTN_GRADE_REPORT'));"];
   here = fileparts (mfilename ("fullpath"));
   env = {"ATTN_GRADE_PATH", strjoin(unique ({here, fileparts(which ("attn_sdpa"))}), pathsep ());
@@ -258,7 +262,7 @@ function stop_grading (l)
   waitpid (l.pid);
   grade_sandbox ("cgroup remove", grade_sandbox ("cgroup name", l.pid, l.slot));
   if (getuid () == 0)
-    system (sprintf ("pkill -9 -U %d >/dev/null 2>&1", grade_sandbox ("uid", l.slot)));
+    system (sprintf ("pkill -9 -U %d >/dev/null 2>&1", grade_sandbox ("uid", getpid (), l.slot)));
   endif
 endfunction
 
@@ -305,7 +309,10 @@ function s = finish_student (s, l, report, out, opts)
 endfunction
 
 function write_text (file, text)
-  fid = fopen (file, "w");
+  [fid, msg] = fopen (file, "w");
+  if (fid < 0)
+    error ("attention:file", "attn_grade_class: cannot write %s: %s", file, msg);
+  endif
   fwrite (fid, text);
   fclose (fid);
 endfunction

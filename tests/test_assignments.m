@@ -52,7 +52,7 @@
 %!   assert (any (failed) && ! all (failed));
 %!   assert (all (! cellfun (@isempty, strfind ({R.tests(failed).message},
 %!                                              "attn_softmax may not be used in this assignment"))));
-%!   assert (regexp (R.status, '^called a forbidden function in tests ', "once"), 1);
+%!   assert (R.status, "ok");
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (tmp, "s");

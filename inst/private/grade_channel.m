@@ -12,11 +12,12 @@
 ## @code{grade_value}) on the worker's standard input and waits for the
 ## reply: a frame on its standard output that starts with a marker holding
 ## a fresh random nonce, then the length and the encoded outputs.  Every
-## other byte the worker writes is the student's output, kept up to
-## @code{box.output} KiB for the log.  Nothing else crosses: the reply is
-## decoded strictly, within @code{box.max_bytes}; a malformed reply, a
-## reply over the limit, output over the limit, a worker past the
-## deadline or a worker that ended are errors of the call
+## other byte the worker writes is the student's output, of which the first
+## @code{box.output} KiB are kept for the log.  Nothing else crosses: the
+## reply is decoded strictly, within @code{box.max_bytes}; a malformed
+## reply, a reply over the limit, more than @code{box.output} KiB of output
+## in one call, a worker past the deadline (decoding included) or a worker
+## that ended are errors of the call
 ## (@code{attention:channel}, @code{attention:output},
 ## @code{attention:timeout}, @code{attention:worker}), and the worker is
 ## killed and started anew at the next call.  An error the student's
@@ -32,7 +33,7 @@
 
 function varargout = grade_channel (action, varargin)
   persistent W = struct ("box", [], "pid", -1, "in", -1, "out", -1, "pending", uint8 ([]),
-                         "log", "", "causes", {{}}, "deadline", Inf, "limit", Inf);
+                         "log", "", "printed", 0, "causes", {{}}, "deadline", Inf, "limit", Inf);
   switch (action)
     case "open"
       W.box = varargin{1};
@@ -73,6 +74,7 @@ function [W, outputs, failure] = call (W, nonce, nout, request)
     [W, failure] = fail (W, cause, "attention:timeout", ["the submission ", cause]);
     return;
   endif
+  W.printed = 0;
   try
     fwrite (W.in, [typecast(uint64 (numel (request)), "uint8"), request]);
     fflush (W.in);
@@ -91,6 +93,11 @@ function [W, outputs, failure] = call (W, nonce, nout, request)
                          sprintf ("the submission's process %s (%s)", unreadable, err.message));
     return;
   end_try_catch
+  if (time () > W.deadline)      # a reply slow to decode counts in the test's time
+    cause = sprintf ("timed out (more than %g s)", W.limit);
+    [W, failure] = fail (W, cause, "attention:timeout", ["the submission ", cause]);
+    return;
+  endif
   if (iscell (reply) && numel (reply) == 3 && strcmp (reply{1}, "ok") && iscell (reply{2})
       && numel (reply{2}) <= max (nout, 1))
     outputs = reply{2};
@@ -101,10 +108,11 @@ function [W, outputs, failure] = call (W, nonce, nout, request)
         || isempty (regexp (ident, '^[A-Za-z][\w-]*(:[\w-]+)+$', "once")))
       ident = "attention:submission";
     endif
-    failure = struct ("identifier", ident, "message", reply{2}(1:min (end, 8000))(:)');
-    if (! isempty (strfind (failure.message, "out of memory or dimension too large")))
-      W.causes{end+1} = sprintf ("ran out of memory (limit %g MiB)", W.box.memory);
+    message = reply{2}(1:min (end, 8000))(:)';
+    if (strcmp (ident, "Octave:bad-alloc"))
+      message = sprintf ("%s (the worker's memory limit is %g MiB)", message, W.box.memory);
     endif
+    failure = struct ("identifier", ident, "message", message);
   else
     [W, failure] = fail (W, unreadable, "attention:channel",
                          ["the submission's process ", unreadable]);
@@ -168,11 +176,12 @@ function [W, payload, failure] = await (W, marker)
       W.pending = W.pending(need+1:end);
       return;
     endif
-    if (numel (W.log) >= W.box.output * 1024)
-      cause = sprintf ("flooded its output (more than %g KiB)", W.box.output);
+    if (W.printed > W.box.output * 1024)
+      cause = sprintf ("flooded its output (more than %g KiB in a call)", W.box.output);
       [W, failure] = fail (W, cause, "attention:output", ["the submission ", cause]);
       return;
     elseif (ended)
+      W = keep_output (W, numel (W.pending));      # its last words
       cause = why_ended (W);
       [W, failure] = fail (W, cause, "attention:worker", ["the submission's process ", cause]);
       return;
@@ -193,13 +202,15 @@ function [W, payload, failure] = await (W, marker)
   endwhile
 endfunction
 
-## Moves the first N pending bytes to the log, within its size.
+## Moves the first N pending bytes to the log, kept within its size; counts
+## them as printed in this call.
 function W = keep_output (W, n)
   if (n <= 0)
     return;
   endif
+  W.printed += n;
   room = W.box.output * 1024 - numel (W.log);
-  keep = min (n, room);
+  keep = max (0, min (n, room));
   W.log = [W.log, char(W.pending(1:keep))];
   W.pending = W.pending(n+1:end);
 endfunction
@@ -241,11 +252,6 @@ function W = stop (W, cause)
   endif
   if (W.pid != -1)
     grade_sandbox ("kill", W.box, max (W.pid, 0));
-  endif
-  if (W.pid != -1)
-    [bytes] = fread (W.out, Inf, "uint8=>uint8");
-    W.pending = [W.pending, bytes'];
-    W = keep_output (W, numel (W.pending));
     fclose (W.in);
     fclose (W.out);
   endif

@@ -42,8 +42,9 @@
 ## @file{private/} (where the package's own functions still find it) and
 ## replaced by one that raises @code{attention:forbidden}.
 ##
-## @qcode{"uid"}, @var{slot}: the uid of the worker in @var{slot} when
-## grading runs as root.  @qcode{"cgroup name"}, @var{pid}, @var{slot}: the
+## @qcode{"uid"}, @var{run}, @var{slot}: the uid of the worker in
+## @var{slot} (0 to 255) of the grading run @var{run} (the pid of the
+## process that started it) when grading runs as root.  @qcode{"cgroup name"}, @var{pid}, @var{slot}: the
 ## name of the cgroup the grading process @var{pid} makes for its worker.
 ##
 ## @qcode{"cgroup"}: a cgroup (v1 or v2, where this process may create one)
@@ -91,7 +92,7 @@ function kind = probe (want)
     endif
     kind = "uid";
   elseif (! strcmp (want, "none"))
-    box = struct ("kind", "bwrap", "uid", unused_uid (0));
+    box = struct ("kind", "bwrap", "uid", unused_uid (getpid (), 0));
     probe_cmd = strjoin (cellfun (@shell_quote, [drop_uid(box), bwrap_args(box, {}), {"true"}],
                                   "uniformoutput", false), " ");
     if (system ([probe_cmd, " >/dev/null 2>&1"]) == 0)
@@ -106,11 +107,12 @@ function kind = probe (want)
   known.(key) = kind;
 endfunction
 
-## The uid a worker runs as when grading runs as root: one per slot, far
-## from the uids of people and services, so that no file is its own and
-## its process count is its own.
-function uid = unused_uid (slot)
-  uid = 2147000000 + slot;
+## The uid a worker runs as when grading runs as root: one per grading run
+## (RUN, the pid of its supervisor) and slot, far from the uids of people,
+## services and the usual subordinate ranges, so that no file is its own,
+## its process count is its own, and killing it touches no other run.
+function uid = unused_uid (run, slot)
+  uid = 100000000 + 256 * run + slot;
 endfunction
 
 function args = drop_uid (box)
@@ -156,7 +158,8 @@ function [program, args] = command (box)
             sprintf("--fsize=%d", round (box.disk * 2^20)), sprintf("--cpu=%d", ceil (box.cpu)), ...
             "--nofile=256", "--core=0"};
   nproc = {"prlimit", sprintf("--nproc=%d", box.processes)};
-  env = {"HOME", "/tmp"; "TMPDIR", "/tmp"; "PATH", "/usr/bin:/bin"; "LANG", "C.UTF-8";
+  home = merge (strcmp (box.kind, "bwrap"), "/tmp", box.work);
+  env = {"HOME", home; "TMPDIR", home; "PATH", "/usr/bin:/bin"; "LANG", "C.UTF-8";
          "OMP_NUM_THREADS", "1"; "OPENBLAS_NUM_THREADS", "1"};
   octave = {fullfile(OCTAVE_HOME (), "bin", "octave-cli"), "--no-history", "--norc", ...
             "--no-gui", "--no-window-system", "--eval"};
@@ -165,23 +168,24 @@ function [program, args] = command (box)
       package = "/attention";
       submission = "/submission";
       binds = {"--ro-bind", box.package, package, "--ro-bind", box.submission, submission};
-      setenv = [repmat({"--setenv"}, rows (env), 1), env]';
-      inner = [bwrap_args(box, binds), {"--clearenv"}, setenv(:)', nproc];
+      inner = [bwrap_args(box, binds), nproc];
     case "uid"
       ## a dedicated uid: its process count is the worker's alone
       package = box.package;
       submission = box.submission;
       limits = [limits, nproc(2)];
-      inner = [{"setsid", "env", "-i"}, strcat(env(:, 1), "=", env(:, 2))'];
+      inner = {"setsid"};
     otherwise
       package = box.package;
       submission = box.submission;
-      inner = [{"setsid", "env", "-i"}, strcat(env(:, 1), "=", env(:, 2))'];
+      inner = {"setsid"};
   endswitch
   code = sprintf ("addpath ('%s'); attn_grade ('--worker', '%s', %d);", package, submission,
                   box.max_bytes);
-  ## the shell joins the cgroups, then becomes the worker: one pid from
-  ## here on, with the student's output and errors in one stream
+  ## from a clean environment (nothing of the grading side's, which every
+  ## process of the chain, bwrap too, would show in /proc), the shell joins
+  ## the cgroups, then becomes the worker: one pid from here on, with the
+  ## student's output and errors in one stream
   join = {};
   if (isfield (box, "cgroup") && ! isempty (box.cgroup))
     join = strcat (box.cgroup.dirs, "/cgroup.procs");
@@ -189,9 +193,9 @@ function [program, args] = command (box)
   script = ["cd \"$1\" || exit 97; shift; ", ...
             "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 97; shift; done; shift; ", ...
             "exec \"$@\" 2>&1"];
-  program = "/bin/sh";
-  args = [{"-c", script, "sh", box.work}, join, {"--"}, limits, drop_uid(box), inner, octave, ...
-          {code}];
+  program = "/usr/bin/env";
+  args = [{"-i"}, strcat(env(:, 1), "=", env(:, 2))', {"/bin/sh", "-c", script, "sh", box.work}, ...
+          join, {"--"}, limits, drop_uid(box), inner, octave, {code}];
 endfunction
 
 function package_copy (folder, forbidden)
