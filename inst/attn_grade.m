@@ -211,6 +211,10 @@ function [box, missing, notes] = prepare (scratch, submission, files, forbidden,
                   "max_bytes", 64 * 2^20, "output", opts.output, "cgroup", []);
     mkdir (box.submission);
     mkdir (box.work);
+    umask (0077);
+    mkdir (fullfile (scratch, "private"));        # the grading side's alone
+    umask (0022);
+    box.bwrap_args = fullfile (scratch, "private", "bwrap-args");
     if (isempty (box.package))
       box.package = fullfile (scratch, "package");
       grade_sandbox ("package", box.package, forbidden);

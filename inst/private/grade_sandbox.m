@@ -34,7 +34,8 @@
 ## @code{grade_package}), @code{submission} (the folder of the copied
 ## files), @code{uid}, @code{memory} and @code{disk} (MiB),
 ## @code{processes}, @code{cpu} (seconds), @code{max_bytes} (of a message)
-## and @code{cgroup}.
+## @code{cgroup}, and for bwrap @code{bwrap_args}, a file in a folder only
+## the grading side may read.
 ##
 ## @qcode{"package"}, @var{folder}, @var{forbidden}: a copy of the
 ## package's functions in @var{folder} for the worker, in which each
@@ -167,8 +168,14 @@ function [program, args] = command (box)
     case "bwrap"
       package = "/attention";
       submission = "/submission";
+      ## bwrap reads its arguments from a file only the grading side may
+      ## read (fd 3): the worker's /proc/1/cmdline names no folder of the host
       binds = {"--ro-bind", box.package, package, "--ro-bind", box.submission, submission};
-      inner = [bwrap_args(box, binds), nproc];
+      sandbox = bwrap_args (box, binds);
+      fid = fopen (box.bwrap_args, "w");
+      fprintf (fid, "%s\0", sandbox{2:end});
+      fclose (fid);
+      inner = [{"bwrap", "--args", "3"}, nproc];
     case "uid"
       ## a dedicated uid: its process count is the worker's alone
       package = box.package;
@@ -182,20 +189,27 @@ function [program, args] = command (box)
   endswitch
   code = sprintf ("addpath ('%s'); attn_grade ('--worker', '%s', %d);", package, submission,
                   box.max_bytes);
-  ## from a clean environment (nothing of the grading side's, which every
-  ## process of the chain, bwrap too, would show in /proc), the shell joins
-  ## the cgroups, then becomes the worker: one pid from here on, with the
-  ## student's output and errors in one stream
+  ## The shell closes every file the grading side has open, joins the
+  ## cgroups, opens bwrap's arguments, then becomes the worker (one pid from
+  ## here on) with a clean environment (nothing of the grading side's,
+  ## which /proc would show) and the student's output and errors in one
+  ## stream.
   join = {};
   if (isfield (box, "cgroup") && ! isempty (box.cgroup))
     join = strcat (box.cgroup.dirs, "/cgroup.procs");
   endif
-  script = ["cd \"$1\" || exit 97; shift; ", ...
+  script = ["for f in /proc/$$/fd/*; do n=${f##*/}; ", ...
+            "if [ \"$n\" -gt 2 ] 2>/dev/null; then eval \"exec $n>&-\"; fi; done; ", ...
+            "cd \"$1\" || exit 97; shift; exec 3< \"$1\" || exit 97; shift; ", ...
             "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 97; shift; done; shift; ", ...
-            "exec \"$@\" 2>&1"];
-  program = "/usr/bin/env";
-  args = [{"-i"}, strcat(env(:, 1), "=", env(:, 2))', {"/bin/sh", "-c", script, "sh", box.work}, ...
-          join, {"--"}, limits, drop_uid(box), inner, octave, {code}];
+            "exec env -i \"$@\" 2>&1"];
+  args_file = field_or_empty (box, "bwrap_args");
+  if (isempty (args_file))
+    args_file = "/dev/null";
+  endif
+  program = "/bin/bash";          # (dash cannot close a file number above 9)
+  args = [{"-c", script, "bash", box.work, args_file}, join, {"--"}, ...
+          strcat(env(:, 1), "=", env(:, 2))', limits, drop_uid(box), inner, octave, {code}];
 endfunction
 
 function package_copy (folder, forbidden)
