@@ -36,7 +36,11 @@ function text = attn_detokenize (tok, ids)
     error ("attention:vocab", "attn_detokenize: IDS must be integers from 1 to %d; it is %s",
            numel (tok.pieces), disp_arg (ids));
   endif
-  text = feval (["tok_" tok.kind], "decode", tok, double (reshape (ids, 1, [])));
+  if (isempty (ids))
+    text = "";
+  else
+    text = feval (["tok_" tok.kind], "decode", tok, double (reshape (ids, 1, [])));
+  endif
 endfunction
 
 %!shared gpt2

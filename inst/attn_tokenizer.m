@@ -127,26 +127,12 @@ function v = json_of (file)
   v = file_json ("decode", char (read_bytes (file)), "the file", file);
 endfunction
 
-## merges.txt: one merge "left right" a line, after an optional #version
-## line; a cell of pairs
-function merges = merges_of (file)
+## merges.txt's text (tok_bpe reads its lines)
+function text = merges_of (file)
   text = char (read_bytes (file));
   if (! file_utf8 (text))
     error ("attention:file", "%s is not UTF-8 text", file);
   endif
-  text = strrep (text, "\r", "");
-  lines = strsplit (text, "\n");
-  lines = lines(! cellfun (@isempty, lines));
-  if (! isempty (lines) && strncmp (lines{1}, "#version", 8))
-    lines(1) = [];
-  endif
-  parts = regexp (lines, '^(\S+) (\S+)$', "tokens", "once");
-  bad = find (cellfun (@isempty, parts), 1);
-  if (! isempty (bad))
-    error ("attention:file", "%s: line \"%s\" is not two tokens separated by one space",
-           file, lines{bad});
-  endif
-  merges = parts;
 endfunction
 
 ## vocab.txt: one token a line
@@ -177,11 +163,6 @@ function tok = from_tokenizer_json (j, file)
       need (isempty (norm), "normalizer: a byte-level BPE with a normalizer is not read");
       merges = field_or_empty (j.model, "merges");
       need (iscell (merges), "model.merges must be a list");
-      if (iscellstr (merges))
-        merges = regexp (merges, '^(\S+) (\S+)$', "tokens", "once");
-      endif
-      need (all (cellfun (@(m) iscellstr (m) && numel (m) == 2, merges)),
-            "model.merges must be pairs of tokens");
       tok = tok_bpe ("files", j.model.vocab, merges, file);
     case "WordPiece"
       need (isstruct (norm) && strcmp (field_or_empty (norm, "type"), "BertNormalizer"),

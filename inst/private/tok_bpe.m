@@ -6,8 +6,9 @@
 ##
 ## @qcode{"files"}: the tokenizer of a vocabulary and its merges.
 ## @var{vocab} is the decoded @file{vocab.json} (a struct whose field names
-## are the byte-level tokens, values the 0-based ids); @var{merges} a cell
-## whose elements are the pairs @{left, right@}, in rank order.  @var{where} names
+## are the byte-level tokens, values the 0-based ids); @var{merges} the
+## merges in rank order: the text of @file{merges.txt}, or
+## @file{tokenizer.json}'s list of "left right" strings or of pairs.  @var{where} names
 ## the files in error messages.
 ##
 ## @qcode{"encode"}: the 1-based ids of the UTF-8 char row @var{text} and
@@ -66,7 +67,7 @@ function tok = load_bpe (vocab, merges, where)
   [merge_key, order] = sort (left * (V + 1) + right);
   rank = 1:numel (left);
   tok = struct ("kind", "bpe", "pieces", {readable(flat, nbytes)}, "flat", flat,
-                "nbytes", nbytes, "offset", cumsum ([0, nbytes(1:end-1)]),
+                "nbytes", nbytes, "offset", (cumsum (nbytes) - nbytes),
                 "byte_id", byte_id, "merge_key", merge_key, "merge_rank", rank(order),
                 "merge_id", joined);
 endfunction
@@ -144,7 +145,7 @@ endfunction
 ## the text of tokens ids (their bytes, joined)
 function text = token_text (tok, ids)
   n = tok.nbytes(ids);
-  k = (1:sum (n)) - repelem (cumsum ([0, n(1:end-1)]), n);
+  k = (1:sum (n)) - repelem ((cumsum (n) - n), n);
   text = tok.flat(repelem (tok.offset(ids), n) + k);
 endfunction
 
@@ -173,14 +174,14 @@ function [ids, spans] = encode (tok, text)
   [first, which] = tok_words (text, s, e);
   len = e(first) - s(first) + 1;
   word = repelem (1:numel (first), len);
-  at = cumsum ([0, len(1:end-1)]);
+  at = (cumsum (len) - len);
   sym = tok.byte_id(double (text(s(first)(word) + (1:numel (word)) - at(word) - 1)) + 1);
   [sym, word] = merge_all (tok, sym, word);
   ## each word of the text takes its distinct word's tokens
   count = accumarray (word', 1, [numel(first), 1])';
   from = cumsum ([1, count(1:end-1)]);
   n = count(which);
-  k = (1:sum (n)) - repelem (cumsum ([0, n(1:end-1)]), n);
+  k = (1:sum (n)) - repelem ((cumsum (n) - n), n);
   ids = sym(repelem (from(which), n) + k - 1);
   last = cumsum (tok.nbytes(ids));
   spans = [last - tok.nbytes(ids) + 1; last]';

@@ -134,7 +134,7 @@ function [prefixes, piece] = prefix_table (pieces, ids)
   joined = [pieces{:}];
   len = cellfun ("length", pieces);
   owner = repelem (1:numel (pieces), len);
-  base = cumsum ([0, len(1:end-1)]);
+  base = (cumsum (len) - len);
   ends = find (bitand (double ([joined(2:end), "a"]), 192) != 128);   # last bytes of characters
   prefixes = unique (cellslices (joined, base(owner(ends)) + 1, ends, 2));
   piece = zeros (size (prefixes));
@@ -230,14 +230,14 @@ function [pieces, scores, kind] = proto_pieces (bytes, msgs, where)
   with_type = plain & to == after + 6 & b(min (after + 5, numel (b))) == 24 ...
               & b(min (after + 6, numel (b))) < 128;
   plain &= to == after + 4 | with_type;
-  pieces = cellslices (char (bytes), from + 2, after - 1, 2);
+  pieces = cellslices (char (bytes), min (from + 2, to + 1), min (after - 1, to), 2);
   scores = zeros (1, n);
   kind = ones (1, n);
-  k = find (plain);
+  k = find (plain)(:)';
   at = after(k) + 1 + (0:3)';
-  scores(k) = double (typecast (uint8 (b(at(:))), "single"));
+  scores(k) = double (typecast (uint8 (b(at(:))), "single"))';
   kind(with_type) = b(after(with_type) + 6);
-  for k = find (! plain)
+  for k = find (! plain)(:)'
     f = proto_fields (bytes, where, from(k), to(k));
     text = field_bytes (bytes, f, 1);
     pieces{k} = char (text(:)');
@@ -334,7 +334,7 @@ function [norm, n2o] = normalize (tok, text)
   from(rule) = n + mval(k(rule)) + 1;
   len(rule) = nul(lookup (nul, from(rule) - 1) + 1) - from(rule);
   owner = repelem (1:numel (k), len);
-  out = src(repelem (from, len) + (0:sum (len) - 1) - repelem (cumsum ([0, len(1:end-1)]), len));
+  out = src(repelem (from, len) + (0:sum (len) - 1) - repelem ((cumsum (len) - len), len));
   orig = first(k) - 1;                             # each chunk's 0-based offset
   if (tok.remove_spaces)
     ## chunks all spaces at the start are consumed; after that, a chunk's
@@ -432,7 +432,7 @@ function [ids, spans] = encode (tok, text)
   count = accumarray (pword', 1, [numel(rep), 1])';
   at = cumsum ([1, count(1:end-1)]);
   k = count(which);
-  j = repelem (at(which), k) + (0:sum (k) - 1) - repelem (cumsum ([0, k(1:end-1)]), k);
+  j = repelem (at(which), k) + (0:sum (k) - 1) - repelem ((cumsum (k) - k), k);
   shift = repelem (ws - ws(rep(which)), k);
   ids = pid(j);
   from = pfrom(j) + shift;
@@ -450,7 +450,7 @@ function [ids, spans] = encode (tok, text)
     count = ones (size (ids));
     count(unk) = to(unk) - from(unk) + 1;
     slot = repelem (1:numel (ids), count);
-    place = (0:numel (slot) - 1) - repelem (cumsum ([0, count(1:end-1)]), count);
+    place = (0:numel (slot) - 1) - repelem ((cumsum (count) - count), count);
     u = unk(slot);
     byte = double (norm(from(slot(u)) + place(u)));
     ids = ids(slot);
@@ -471,7 +471,7 @@ function [pid, pfrom, pto, pword] = viterbi (tok, text, from, to)
   ## the characters of the words, and their boundaries 0..n of each word
   nbytes = to - from + 1;
   owner = repelem (1:numel (from), nbytes);
-  idx = repelem (from, nbytes) + (0:sum (nbytes) - 1) - repelem (cumsum ([0, nbytes(1:end-1)]), nbytes);
+  idx = repelem (from, nbytes) + (0:sum (nbytes) - 1) - repelem ((cumsum (nbytes) - nbytes), nbytes);
   lead = bitand (double (text(idx)), 192) != 128;
   cstart = idx(lead);                              # first byte of each character
   cword = owner(lead);
@@ -479,7 +479,7 @@ function [pid, pfrom, pto, pword] = viterbi (tok, text, from, to)
   cend = [cstart(2:end) - 1, 0];
   last_char = cumsum (nchar);
   cend(last_char) = to;
-  base = cumsum ([0, nchar(1:end-1)]);             # characters before each word
+  base = (cumsum (nchar) - nchar);             # characters before each word
   pos = (1:numel (cstart)) - base(cword);          # place in the word, from 1
   ## lattice: every piece at every place (walking the prefix table), and
   ## an unknown node where no piece of one character starts
@@ -603,7 +603,7 @@ function s = valid_or_fffd (b)
   lead = double (b(first));
   len = 1 + (lead >= 192) + (lead >= 224) + (lead >= 240);
   good = false (size (b));
-  good(repelem (first, len) + (0:sum (len) - 1) - repelem (cumsum ([0, len(1:end-1)]), len)) = true;
+  good(repelem (first, len) + (0:sum (len) - 1) - repelem ((cumsum (len) - len), len)) = true;
   s = num2cell (b);
   s(! good) = {"\xEF\xBF\xBD"};
   s = [s{:}];

@@ -18,7 +18,7 @@ function [first, which] = tok_words (text, starts, ends)
   endif
   len = ends - starts + 1;
   word = repelem (1:n, len);                      # the word of each byte
-  at = cumsum ([0, len(1:end-1)]);
+  at = (cumsum (len) - len);
   pos = (1:numel (word)) - at(word);              # place in its word, from 1
   idx = starts(word) + pos - 1;                   # the byte in text
   bytes = text(idx);
