@@ -12,13 +12,7 @@
 ## not integers from 1 to @code{numel (tok.pieces)} are an
 ## @code{attention:vocab} error.
 ##
-## @example
-## @group
-## tok = attn_tokenizer (fullfile ("tests", "fixtures", "tokenizers", "gpt2-small"));
-## attn_detokenize (tok, attn_tokenize (tok, "Hello, world"))
-##   @result{} ans = Hello, world
-## @end group
-## @end example
+## See @code{attn_tokenize} for an example.
 ## @seealso{attn_tokenizer, attn_tokenize}
 ## @end deftypefn
 
@@ -43,12 +37,19 @@ function text = attn_detokenize (tok, ids)
   endif
 endfunction
 
-%!shared gpt2
-%! here = fullfile (fileparts (fileparts (mfilename ("fullpath"))), "tests", "fixtures", "tokenizers");
-%! gpt2 = attn_tokenizer (fullfile (here, "gpt2-small"));
-%!assert (attn_detokenize (gpt2, attn_tokenize (gpt2, "caf\xC3\xA9  \xF0\x9F\x98\x80 x")), "caf\xC3\xA9  \xF0\x9F\x98\x80 x")
-%!assert (attn_detokenize (gpt2, []), "")
-%!error id=attention:vocab attn_detokenize (gpt2, 0)
-%!error id=attention:vocab attn_detokenize (gpt2, 1.5)
-%!error id=attention:vocab attn_detokenize (gpt2, numel (gpt2.pieces) + 1)
+%!shared tok
+%! f = [tempname() ".txt"];
+%! fid = fopen (f, "w");
+%! fputs (fid, "[UNK]\nthe\ncat\n##s\n.\n's\n");
+%! fclose (fid);
+%! tok = attn_tokenizer (f);
+%!assert (attn_detokenize (tok, [2 3 4 5]), "the cats.")
+%!assert (attn_detokenize (tok, [2 3 6]), "the cat's")
+%!assert (attn_detokenize (tok, []), "")
+%!assert (attn_detokenize (tok, int32 ([2 3])), "the cat")
+%!error id=attention:vocab attn_detokenize (tok, 0)
+%!error id=attention:vocab attn_detokenize (tok, 1.5)
+%!error id=attention:vocab attn_detokenize (tok, 7)
+%!error id=attention:vocab attn_detokenize (tok, "ab")
 %!error id=attention:type attn_detokenize (3, 1)
+%!error id=attention:nargin attn_detokenize (tok)

@@ -30,10 +30,20 @@
 ##
 ## @example
 ## @group
-## tok = attn_tokenizer (fullfile ("tests", "fixtures", "tokenizers", "gpt2-small"));
-## [ids, pieces, spans] = attn_tokenize (tok, "the cat");
-## strjoin (pieces, "|")
-##   @result{} ans = the| c|at
+## vocab = [tempname() ".txt"];
+## fid = fopen (vocab, "w");
+## fputs (fid, "[UNK]\nthe\ncat\n##s\n");
+## fclose (fid);
+## tok = attn_tokenizer (vocab);
+## [ids, pieces, spans] = attn_tokenize (tok, "The cats!");
+## mat2str (ids)
+##   @result{} ans = [2 3 4 1]
+## strjoin (pieces, " ")
+##   @result{} ans = the cat ##s [UNK]
+## mat2str (spans)
+##   @result{} ans = [1 3;5 7;8 8;9 9]
+## attn_detokenize (tok, ids)
+##   @result{} ans = the cats [UNK]
 ## @end group
 ## @end example
 ## @seealso{attn_tokenizer, attn_detokenize}
@@ -65,20 +75,28 @@ function [ids, pieces, spans] = attn_tokenize (tok, text)
   endif
 endfunction
 
-%!shared gpt2, bert, marian
-%! here = fullfile (fileparts (fileparts (mfilename ("fullpath"))), "tests", "fixtures", "tokenizers");
-%! gpt2 = attn_tokenizer (fullfile (here, "gpt2-small"));
+%!function f = vocab_file (words)
+%!  f = [tempname() ".txt"];
+%!  fid = fopen (f, "w");
+%!  fputs (fid, sprintf ("%s\n", words{:}));
+%!  fclose (fid);
+%!endfunction
+
+%!shared tok
+%! tok = attn_tokenizer (vocab_file ({"[UNK]", "the", "cat", "##s", "caf", "##e", ","}));
 %!test
-%! [ids, pieces, spans] = attn_tokenize (gpt2, "the cat");
-%! assert (strjoin (pieces, "|"), "the| c|at");
-%! assert (spans, [1 3; 4 5; 6 7]);
-%! assert (ids, [1 + 1169, 1 + 269, 1 + 265]);
+%! [ids, pieces, spans] = attn_tokenize (tok, "The cats, CAF\xC3\x89");
+%! assert (ids, [2 3 4 7 5 6]);
+%! assert (pieces, {"the", "cat", "##s", ",", "caf", "##e"});
+%! assert (spans, [1 3; 5 7; 8 8; 9 9; 11 13; 14 15]);
 %!test
-%! [ids, pieces, spans] = attn_tokenize (gpt2, "");
+%! [ids, pieces, spans] = attn_tokenize (tok, "");
 %! assert (size (ids), [1 0]);
 %! assert (size (pieces), [1 0]);
 %! assert (size (spans), [0 2]);
-%!error <TEXT is not UTF-8> attn_tokenize (gpt2, "caf\xC3")
+%!assert (attn_tokenize (tok, " \t\n "), zeros (1, 0))
+%!error <TEXT is not UTF-8> attn_tokenize (tok, "caf\xC3")
 %!error id=attention:type attn_tokenize (struct ("kind", "x"), "a")
-%!error id=attention:type attn_tokenize (gpt2, 3)
-%!error id=attention:nargin attn_tokenize (gpt2)
+%!error id=attention:type attn_tokenize (tok, 3)
+%!error id=attention:type attn_tokenize (tok, ["ab"; "cd"])
+%!error id=attention:nargin attn_tokenize (tok)

@@ -36,12 +36,7 @@
 ## merge of tokens not in the vocabulary, ids not 0 to V-1 each once) is an
 ## @code{attention:file} error naming the file.
 ##
-## @example
-## @group
-## tok = attn_tokenizer (fullfile ("tests", "fixtures", "tokenizers", "gpt2-small"));
-## [ids, pieces] = attn_tokenize (tok, "Hello world");
-## @end group
-## @end example
+## See @code{attn_tokenize} for an example.
 ## @seealso{attn_tokenize, attn_detokenize}
 ## @end deftypefn
 
@@ -182,3 +177,34 @@ function tok = from_tokenizer_json (j, file)
              file, j.model.type);
   endswitch
 endfunction
+
+%!test
+%! d = tempname ();
+%! mkdir (d);
+%! fid = fopen (fullfile (d, "vocab.txt"), "w");
+%! fputs (fid, "[PAD]\n[UNK]\nthe\n");
+%! fclose (fid);
+%! tok = attn_tokenizer (d);
+%! assert (tok.kind, "wordpiece");
+%! assert (tok.pieces, {"[PAD]", "[UNK]", "the"});
+%! assert (tok.unk, 2);
+%! tok = attn_tokenizer (fullfile (d, "vocab.txt"), "lowercase", false);
+%! assert (tok.lowercase, false);
+%! confirm_recursive_rmdir (false, "local");
+%! rmdir (d, "s");
+%!test
+%! d = tempname ();
+%! mkdir (d);
+%! try
+%!   attn_tokenizer (d);
+%!   error ("an empty folder was read");
+%! catch err
+%!   assert (err.identifier, "attention:file");
+%!   assert (! isempty (strfind (err.message, "holds none of")));
+%! end_try_catch
+%! rmdir (d);
+%!error <is not a file> attn_tokenizer ("no/such/file.txt")
+%!error id=attention:type attn_tokenizer (3)
+%!error id=attention:type attn_tokenizer ({"a"})
+%!error id=attention:option attn_tokenizer (".", "side", "left")
+%!error id=attention:nargin attn_tokenizer ()
