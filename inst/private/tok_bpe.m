@@ -27,7 +27,9 @@ function varargout = tok_bpe (action, varargin)
     case "encode"
       [varargout{1:2}] = encode (varargin{:});
     case "decode"
-      varargout = {token_text(varargin{:})};
+      tok = varargin{1};
+      ids = varargin{2};
+      varargout = {tok_join(tok.flat, tok.nbytes, ids, false (size (ids)))};
   endswitch
 endfunction
 
@@ -67,7 +69,7 @@ function tok = load_bpe (vocab, merges, where)
   [merge_key, order] = sort (left * (V + 1) + right);
   rank = 1:numel (left);
   tok = struct ("kind", "bpe", "pieces", {readable(flat, nbytes)}, "flat", flat,
-                "nbytes", nbytes, "offset", (cumsum (nbytes) - nbytes),
+                "nbytes", nbytes,
                 "byte_id", byte_id, "merge_key", merge_key, "merge_rank", rank(order),
                 "merge_id", joined);
 endfunction
@@ -140,13 +142,6 @@ function [flat, nbytes, single] = token_bytes (keys)
   joined(first(mapped)) = char (b(mapped));
   flat = joined(keep);
   nbytes = accumarray (key(keep)', 1, [numel(keys), 1])';
-endfunction
-
-## the text of tokens ids (their bytes, joined)
-function text = token_text (tok, ids)
-  n = tok.nbytes(ids);
-  k = (1:sum (n)) - repelem ((cumsum (n) - n), n);
-  text = tok.flat(repelem (tok.offset(ids), n) + k);
 endfunction
 
 ## each token as text: its bytes when they are UTF-8 on their own, else with
@@ -246,8 +241,7 @@ function [s, e] = pretokenize (text)
     return;
   endif
   [cp, first] = tok_utf8 ("decode", text);
-  u = tok_unicode ();
-  cls = u.class(lookup (u.class_start, cp));
+  cls = tok_class (cp);
   kind = 4 * ones (size (cp));                   # 1 letter, 2 number, 3 space, 4 other
   kind(cls == 1) = 1;
   kind(cls == 2) = 2;

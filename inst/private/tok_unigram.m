@@ -97,6 +97,7 @@ function tok = load_unigram (bytes, where, vocab, vocab_where)
                 "remove_spaces", logical (proto_int (norm, 4, 1)),
                 "escape_spaces", logical (proto_int (norm, 5, 1)),
                 "out_id", 1:numel (pieces), "model_id", 1:numel (pieces));
+  [tok.decoded, tok.decoded_nbytes] = decoded_pieces (pieces, kind, byte_model);
   if (! isempty (vocab))
     tok = with_vocab (tok, vocab, vocab_where);
   endif
@@ -560,34 +561,30 @@ endfunction
 
 function text = decode (tok, ids)
   model = tok.model_id(ids);
-  T = types ();
-  kind = zeros (size (model));                     # ids the model lacks: dropped
-  kind(model > 0) = tok.type(model(model > 0));
-  keep = kind != T.control & kind != 0;
-  model = model(keep);
-  kind = kind(keep);
-  parts = tok.model_pieces(model);
-  parts(kind == T.unknown) = {" \xE2\x81\x87 "};
-  ## runs of byte pieces are bytes; a byte in no valid character is U+FFFD
-  is_byte = kind == T.byte;
-  starts = find (is_byte & ! [false, is_byte(1:end-1)]);
-  stops = find (is_byte & ! [is_byte(2:end), false]);
-  for r = 1:numel (starts)
-    [~, value] = ismember (model(starts(r):stops(r)), tok.byte_model);
-    parts{starts(r)} = valid_or_fffd (char (value - 1));
-  endfor
-  inner = is_byte & [false, is_byte(1:end-1)];
-  parts = parts(! inner);
-  is_byte = is_byte(! inner);
-  mark = "\xE2\x96\x81";
+  model = model(model > 0);                        # ids the model lacks: dropped
+  text = tok_join (tok.decoded, tok.decoded_nbytes, model, false (size (model)));
   ## the first piece's leading "▁" is the dummy prefix (SentencePiece drops
   ## it while the text is still empty)
-  k = find (! cellfun ("isempty", parts), 1);
-  if (! isempty (k) && ! is_byte(k) && strncmp (parts{k}, mark, 3)
+  T = types ();
+  first = find (tok.decoded_nbytes(model) > 0, 1);
+  mark = "\xE2\x96\x81";
+  if (! isempty (first) && tok.type(model(first)) != T.byte && strncmp (text, mark, 3)
       && (tok.dummy_prefix || tok.remove_spaces))
-    parts{k} = parts{k}(4:end);
+    text = text(4:end);
   endif
-  text = strrep ([parts{:}, ""], mark, " ");
+  text = valid_or_fffd (strrep (text, mark, " "));
+endfunction
+
+## what each model piece decodes to: its text, " ⁇ " for the unknown piece,
+## nothing for a control piece, its byte for a byte piece
+function [flat, nbytes] = decoded_pieces (pieces, kind, byte_model)
+  T = types ();
+  pieces(kind == T.control) = {""};
+  pieces(kind == T.unknown) = {" \xE2\x81\x87 "};
+  is_byte = byte_model > 0;
+  pieces(byte_model(is_byte)) = num2cell (char (find (is_byte) - 1));
+  flat = [pieces{:}];
+  nbytes = cellfun ("length", pieces);
 endfunction
 
 ## bytes as text, each byte that is in no valid UTF-8 character as U+FFFD

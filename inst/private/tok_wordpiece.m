@@ -53,7 +53,9 @@ function tok = load_wordpiece (words, norm, where, model = struct ())
   cont = strncmp (words, "##", 2);
   [start_words, start_order] = sort (words(! cont));
   start_ids = find (! cont)(start_order);
-  [cont_words, cont_order] = sort (regexprep (words(cont), '^##', ''));
+  bare = words;
+  bare(cont) = regexprep (words(cont), '^##', '');
+  [cont_words, cont_order] = sort (bare(cont));
   cont_ids = find (cont)(cont_order);
   nchars = cellfun (@(w) numel (tok_utf8 ("decode", w)), words);
   tok = struct ("kind", "wordpiece", "pieces", {words}, "unk", unk_id,
@@ -63,7 +65,8 @@ function tok = load_wordpiece (words, norm, where, model = struct ())
                 "strip_accents", flag (norm, "strip_accents", lowercase),
                 "lowercase", lowercase, "longest", max ([nchars, 1]),
                 "start_words", {start_words}, "start_ids", start_ids,
-                "cont_words", {cont_words}, "cont_ids", cont_ids, "continued", cont);
+                "cont_words", {cont_words}, "cont_ids", cont_ids, "continued", cont,
+                "bare", [bare{:}], "bare_nbytes", cellfun ("length", bare));
 endfunction
 
 ## s.(name), or default when s lacks it or holds null ([])
@@ -80,7 +83,7 @@ function [ids, spans] = encode (tok, text)
   u = tok_unicode ();
   owner = 1:numel (cp);                            # the text character of each
   if (tok.clean_text)
-    cls = u.class(lookup (u.class_start, cp));
+    cls = tok_class (cp);
     gone = cp == 0 | cp == 65533 | (cls == 5 & ! ismember (cp, [9 10 13]));
     cp(tok_space (cp)) = 32;
     cp = cp(! gone);
@@ -89,7 +92,7 @@ function [ids, spans] = encode (tok, text)
   if (tok.strip_accents)
     [cp, owner] = hangul (cp, owner);
     [cp, owner] = remap (cp, owner, u.strip_key, u.strip_end, u.strip_value);
-    mark = u.class(lookup (u.class_start, cp)) == 4;
+    mark = tok_class (cp) == 4;
     cp = cp(! mark);
     owner = owner(! mark);
   endif
@@ -98,7 +101,7 @@ function [ids, spans] = encode (tok, text)
   endif
   ## words: runs of characters that are no space; punctuation and (with
   ## handle_chinese_chars) CJK characters are words of their own
-  cls = u.class(lookup (u.class_start, cp));
+  cls = tok_class (cp);
   space = tok_space (cp);
   alone = cls == 3 | (cp >= 33 & cp <= 47) | (cp >= 58 & cp <= 64) ...
           | (cp >= 91 & cp <= 96) | (cp >= 123 & cp <= 126);
@@ -244,21 +247,10 @@ function tf = cjk (cp)
 endfunction
 
 function text = decode (tok, ids)
-  words = tok.pieces(ids);
-  cont = tok.continued(ids);
-  words(cont) = regexprep (words(cont), '^##', '');
-  sep = repmat ({" "}, size (words));
-  sep(cont) = {""};
-  if (! isempty (sep))
-    sep{1} = "";
-  endif
-  both = [sep; words];
-  text = [both{:}, ""];
-  text = strrep (text, " .", ".");
-  for s = {"?", "!", ","}
-    text = strrep (text, [" " s{1}], s{1});
-  endfor
-  for s = {"n't", "'m", "'s", "'ve", "'re"}
+  space = ! tok.continued(ids);
+  space(1) = false;
+  text = tok_join (tok.bare, tok.bare_nbytes, ids, space);
+  for s = {".", "?", "!", ",", "n't", "'m", "'s", "'ve", "'re"}
     text = strrep (text, [" " s{1}], s{1});
   endfor
 endfunction
