@@ -8,12 +8,8 @@ function text = tok_join (flat, nbytes, ids, space)
   len = nbytes(ids);
   total = len + space;
   start = cumsum (total) - total + space;          # bytes before each token's text
-  mark = zeros (1, sum (len) + 1);
-  mark(cumsum (len)(len > 0) - len(len > 0) + 1) = 1;
-  owner = cumsum (mark(1:end-1));                  # nonempty tokens, numbered
-  keep = find (len > 0);
-  owner = keep(owner);                             # the token of each byte
-  within = (1:sum (len)) - (cumsum (len) - len)(owner);
+  [owner, within] = tok_repeat (len);             # the token of each byte, its place
+  within += 1;
   text = repmat (" ", 1, sum (total));
   text(start(owner) + within) = flat(offset(ids(owner)) + within);
 endfunction

@@ -134,7 +134,7 @@ endfunction
 function [prefixes, piece] = prefix_table (pieces, ids)
   joined = [pieces{:}];
   len = cellfun ("length", pieces);
-  owner = repelem (1:numel (pieces), len);
+  owner = tok_repeat (len);
   base = (cumsum (len) - len);
   ends = find (bitand (double ([joined(2:end), "a"]), 192) != 128);   # last bytes of characters
   prefixes = unique (cellslices (joined, base(owner(ends)) + 1, ends, 2));
@@ -334,8 +334,8 @@ function [norm, n2o] = normalize (tok, text)
   len = clen(k);
   from(rule) = n + mval(k(rule)) + 1;
   len(rule) = nul(lookup (nul, from(rule) - 1) + 1) - from(rule);
-  owner = repelem (1:numel (k), len);
-  out = src(repelem (from, len) + (0:sum (len) - 1) - repelem ((cumsum (len) - len), len));
+  [owner, place] = tok_repeat (len);
+  out = src(from(owner) + place);
   orig = first(k) - 1;                             # each chunk's 0-based offset
   if (tok.remove_spaces)
     ## chunks all spaces at the start are consumed; after that, a chunk's
@@ -384,7 +384,7 @@ function [norm, n2o] = normalize (tok, text)
   if (tok.escape_spaces)
     space = out == " ";
     count = 1 + 2 * space;
-    slot = repelem (1:numel (out), count);
+    slot = tok_repeat (count);
     out = out(slot);
     map = map(slot);
     at = find (space(slot));
@@ -433,8 +433,9 @@ function [ids, spans] = encode (tok, text)
   count = accumarray (pword', 1, [numel(rep), 1])';
   at = cumsum ([1, count(1:end-1)]);
   k = count(which);
-  j = repelem (at(which), k) + (0:sum (k) - 1) - repelem ((cumsum (k) - k), k);
-  shift = repelem (ws - ws(rep(which)), k);
+  [slot, place] = tok_repeat (k);
+  j = at(which)(slot) + place;
+  shift = (ws - ws(rep(which)))(slot);
   ids = pid(j);
   from = pfrom(j) + shift;
   to = pto(j) + shift;
@@ -450,8 +451,7 @@ function [ids, spans] = encode (tok, text)
     ## each unknown character spelled in byte pieces; the last holds its span
     count = ones (size (ids));
     count(unk) = to(unk) - from(unk) + 1;
-    slot = repelem (1:numel (ids), count);
-    place = (0:numel (slot) - 1) - repelem ((cumsum (count) - count), count);
+    [slot, place] = tok_repeat (count);
     u = unk(slot);
     byte = double (norm(from(slot(u)) + place(u)));
     ids = ids(slot);
@@ -471,8 +471,8 @@ endfunction
 function [pid, pfrom, pto, pword] = viterbi (tok, text, from, to)
   ## the characters of the words, and their boundaries 0..n of each word
   nbytes = to - from + 1;
-  owner = repelem (1:numel (from), nbytes);
-  idx = repelem (from, nbytes) + (0:sum (nbytes) - 1) - repelem ((cumsum (nbytes) - nbytes), nbytes);
+  [owner, place] = tok_repeat (nbytes);
+  idx = from(owner) + place;
   lead = bitand (double (text(idx)), 192) != 128;
   cstart = idx(lead);                              # first byte of each character
   cword = owner(lead);
@@ -600,7 +600,8 @@ function s = valid_or_fffd (b)
   lead = double (b(first));
   len = 1 + (lead >= 192) + (lead >= 224) + (lead >= 240);
   good = false (size (b));
-  good(repelem (first, len) + (0:sum (len) - 1) - repelem ((cumsum (len) - len), len)) = true;
+  [slot, place] = tok_repeat (len);
+  good(first(slot) + place) = true;
   s = num2cell (b);
   s(! good) = {"\xEF\xBF\xBD"};
   s = [s{:}];

@@ -127,9 +127,10 @@ function [ids, spans] = encode (tok, text)
   count = accumarray (pword', 1, [numel(rep), 1])';
   at = cumsum ([1, count(1:end-1)]);
   k = count(which);
-  j = repelem (at(which), k) + (0:sum (k) - 1) - repelem ((cumsum (k) - k), k);
+  [slot, place] = tok_repeat (k);
+  j = at(which)(slot) + place;
   ids = pid(j);
-  shift = repelem (wfrom - wfrom(rep(which)), k);   # this word's place against its distinct word's
+  shift = (wfrom - wfrom(rep(which)))(slot);   # this word's place against its distinct word's
   spans = [first(owner(pfrom(j) + shift)); last(owner(pto(j) + shift))]';
 endfunction
 
@@ -208,8 +209,8 @@ function [cp, owner] = remap (cp, owner, key, last, value)
   from = zeros (size (cp));
   count(hit) = last(k(hit) + 1) - last(k(hit));
   from(hit) = last(k(hit));
-  slot = repelem (1:numel (cp), count);
-  place = (1:numel (slot)) - repelem ((cumsum (count) - count), count);
+  [slot, place] = tok_repeat (count);
+  place += 1;
   new = cp(slot);
   mapped = hit(slot);
   new(mapped) = value(from(slot(mapped)) + place(mapped));
@@ -226,8 +227,8 @@ function [cp, owner] = hangul (cp, owner)
   endif
   count = ones (size (cp));
   count(hit) = 2 + (mod (s(hit), 28) > 0);
-  slot = repelem (1:numel (cp), count);
-  place = (1:numel (slot)) - repelem ((cumsum (count) - count), count);
+  [slot, place] = tok_repeat (count);
+  place += 1;
   new = cp(slot);
   si = s(slot);
   h = hit(slot);
