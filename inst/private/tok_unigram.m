@@ -79,7 +79,7 @@ function tok = load_unigram (bytes, where, vocab, vocab_where)
   user = kind == T.user;
   nchars = cellfun (@(p) numel (tok_utf8 ("decode", p)), pieces);
   score(user) = single (nchars(user)) * max (score(normal)) - single (0.1);
-  [prefixes, prefix_piece] = prefix_table (pieces(matched), matched);
+  [trie_key, trie_node, trie_piece] = prefix_table (pieces(matched), matched);
   charsmap = field_bytes (bytes, norm, 2);
   [trie, blob] = charsmap_parts (charsmap, where);
   space = "\xE2\x96\x81";
@@ -89,7 +89,7 @@ function tok = load_unigram (bytes, where, vocab, vocab_where)
                 "score", score, "type", kind, "unk_model", unk,
                 "unk_score", min (score(normal)) - single (10),
                 "byte_model", byte_model, "byte_fallback", fallback,
-                "prefixes", {prefixes}, "prefix_piece", prefix_piece,
+                "trie_key", trie_key, "trie_node", trie_node, "trie_piece", trie_piece,
                 "longest", max ([nchars(matched), 1]),
                 "whole", any (inner_space),
                 "trie", trie, "blob", blob,
@@ -129,15 +129,27 @@ function tok = with_vocab (tok, vocab, where)
   tok.model_id = model_id;
 endfunction
 
-## sorted prefixes of all the pieces (a prefix ends at a character
-## boundary) and the model id of the piece each one is (0 if none)
-function [prefixes, piece] = prefix_table (pieces, ids)
+## The pieces as a trie: every prefix of a piece (ending at a character
+## boundary) is a node, numbered 1, 2, ... (the root is 0); key (sorted)
+## is a node's parent's number times 2^21 plus its last character, node
+## the number of the node with that key, piece the model id of the piece
+## each node is (0 if none).
+function [key, node, piece] = prefix_table (pieces, ids)
   joined = [pieces{:}];
   len = cellfun ("length", pieces);
   owner = tok_repeat (len);
-  base = (cumsum (len) - len);
+  base = cumsum (len) - len;
+  [cp, first] = tok_utf8 ("decode", joined);
+  char_at = zeros (size (joined));
+  char_at(first) = cp;
+  last_lead = cummax ((1:numel (joined)) .* (bitand (double (joined), 192) != 128));
   ends = find (bitand (double ([joined(2:end), "a"]), 192) != 128);   # last bytes of characters
-  prefixes = unique (cellslices (joined, base(owner(ends)) + 1, ends, 2));
+  start = base(owner(ends)) + 1;
+  [prefixes, at] = unique (cellslices (joined, start, ends, 2));
+  ends = ends(at);
+  start = start(at);
+  [~, parent] = ismember (cellslices (joined, start, last_lead(ends) - 1, 2), prefixes);
+  [key, node] = sort (parent * 2^21 + char_at(last_lead(ends)));
   piece = zeros (size (prefixes));
   [is_piece, k] = ismember (prefixes, pieces);
   piece(is_piece) = ids(k(is_piece));
@@ -482,29 +494,37 @@ function [pid, pfrom, pto, pword] = viterbi (tok, text, from, to)
   cend(last_char) = to;
   base = (cumsum (nchar) - nchar);             # characters before each word
   pos = (1:numel (cstart)) - base(cword);          # place in the word, from 1
-  ## lattice: every piece at every place (walking the prefix table), and
-  ## an unknown node where no piece of one character starts
+  ## lattice: every piece at every place (walking the trie one character
+  ## at a time for all places at once), and an unknown node where no piece
+  ## of one character starts
+  [cp, first] = tok_utf8 ("decode", text);
+  char_at = zeros (size (text));
+  char_at(first) = cp;
+  ccode = char_at(cstart);
   nb = nbeg = nlen = nscore = zeros (1, 0);
   live = 1:numel (cstart);
+  node = zeros (size (live));                      # the prefix matched so far
   single_found = false (size (cstart));
   for L = 1:tok.longest
-    live = live(pos(live) + L - 1 <= nchar(cword(live)));
+    ok = pos(live) + L - 1 <= nchar(cword(live));
+    live = live(ok);
+    node = node(ok);
     if (isempty (live))
       break;
     endif
-    sub = cellslices (text, cstart(live), cend(live + L - 1), 2);
-    k = lookup (tok.prefixes, sub);
+    key = node * 2^21 + ccode(live + L - 1);
+    k = lookup (tok.trie_key, key);
     ok = k > 0;
-    ok(ok) = strcmp (tok.prefixes(k(ok)), sub(ok));
+    ok(ok) = tok.trie_key(k(ok)) == key(ok);
     live = live(ok);
-    k = k(ok);
-    piece = tok.prefix_piece(k);
-    node = piece > 0;
-    nb = [nb, piece(node)];
-    nbeg = [nbeg, live(node)];
-    nlen = [nlen, repmat(L, 1, nnz (node))];
+    node = tok.trie_node(k(ok));
+    piece = tok.trie_piece(node);
+    is_piece = piece > 0;
+    nb = [nb, piece(is_piece)];
+    nbeg = [nbeg, live(is_piece)];
+    nlen = [nlen, repmat(L, 1, nnz (is_piece))];
     if (L == 1)
-      single_found(live(node)) = true;
+      single_found(live(is_piece)) = true;
     endif
   endfor
   unk = find (! single_found);
@@ -522,8 +542,11 @@ function [pid, pfrom, pto, pword] = viterbi (tok, text, from, to)
   bbeg = pos(nbeg) - 1;                            # begin boundary
   bend = bbeg + nlen;
   [~, order] = sortrows ([bend; nw; bbeg]');       # by end, then word, then begin
+  order = order';
+  count = accumarray (bend', 1, [max(nchar), 1])';  # nodes ending at each e
+  upto = cumsum (count);
   for e = 1:max (nchar)
-    sel = order(bend(order) == e);
+    sel = order(upto(e) - count(e) + 1:upto(e));
     if (isempty (sel))
       continue;
     endif
