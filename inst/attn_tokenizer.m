@@ -166,12 +166,7 @@ function tok = from_tokenizer_json (j, file)
             "pre_tokenizer: only BertPreTokenizer is read with WordPiece");
       need (isequal (field_or_empty (j.model, "continuing_subword_prefix"), "##"),
             "model.continuing_subword_prefix: only \"##\" is read");
-      v = j.model.vocab;
-      words = fieldnames (v)';
-      ids = cell2mat (struct2cell (v))';
-      need (isequal (sort (ids), 0:numel (ids) - 1), "model.vocab: the ids must be 0 to V-1, each once");
-      words(ids + 1) = words;
-      tok = tok_wordpiece ("files", words, norm, file, j.model);
+      tok = tok_wordpiece ("files", tok_vocab (j.model.vocab, file), norm, file, j.model);
     otherwise
       error ("attention:file", "%s: model type \"%s\" is not read (BPE and WordPiece are)",
              file, j.model.type);

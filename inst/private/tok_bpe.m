@@ -42,14 +42,8 @@ function cp = byte_chars ()
 endfunction
 
 function tok = load_bpe (vocab, merges, where)
-  keys = fieldnames (vocab)';
-  ids = struct2cell (vocab)';
+  keys = tok_vocab (vocab, where);
   V = numel (keys);
-  if (! (all (cellfun ("isclass", ids, "double")) && isequal (sort ([ids{:}]), 0:V-1)))
-    error ("attention:file", "%s: the ids of the vocabulary must be the numbers 0 to %d, each once",
-           where, V - 1);
-  endif
-  keys([ids{:}] + 1) = keys;
   [left, right, joined] = merge_pairs (merges, where);
   [hit_left, left] = ismember (left, keys);
   [hit_right, right] = ismember (right, keys);
@@ -148,12 +142,7 @@ endfunction
 ## every byte above 127 written <0xNN>
 function pieces = readable (flat, nbytes)
   pieces = mat2cell (flat, 1, nbytes);
-  ## tokens side by side with a space between, so that no character spans two
-  spaced = repmat (" ", 1, numel (flat) + numel (nbytes));
-  owner = tok_repeat (nbytes);
-  spaced((1:numel (flat)) + owner) = flat;
-  [~, ~, bad] = file_utf8 (spaced);
-  cut = unique (owner(bad((1:numel (flat)) + owner)));
+  cut = ! tok_utf8 ("valid", pieces);
   pieces(cut) = cellfun (@hex_high, pieces(cut), "uniformoutput", false);
 endfunction
 
@@ -267,3 +256,25 @@ function [s, e] = pretokenize (text)
   s = first(start);
   e = [s(2:end) - 1, numel(text)];
 endfunction
+
+%!shared tok
+%! ## the 256 byte tokens (GPT-2's characters for them) and four merges
+%! cp = 0:255;
+%! other = [0:32, 127:160, 173];
+%! cp(other + 1) = 256 + (0:67);
+%! keys = [arrayfun(@(c) tok_utf8 ("encode", c), cp, "uniformoutput", false), ...
+%!         {"th", "the", "\xC4\xA0the", "'s"}];
+%! vocab = cell2struct (num2cell (0:numel (keys) - 1), keys, 2);
+%! tok = tok_bpe ("files", vocab, "#version: 0.2\nt h\nth e\n\xC4\xA0 the\n' s\n", "test");
+%!test
+%! ## a space joins the word after it, also the last space of a run; an
+%! ## apostrophe alone before s takes it
+%! [ids, spans] = tok_bpe ("encode", tok, "the  the's the 's");
+%! assert (tok.pieces(ids), {"the", " ", " the", "'s", " the", " ", "'", "s"});
+%! assert (spans(:, 2)', [3 4 8 10 14 15 16 17]);
+%! assert (tok_bpe ("decode", tok, ids), "the  the's the 's");
+%!test
+%! ## overlapping pairs merge left to right
+%! [ids, ~] = tok_bpe ("encode", tok, "ttthhh");
+%! assert (tok.pieces(ids), {"t", "t", "th", "h", "h"});
+%!error <test: merge 1 joins tokens> tok_bpe ("files", struct ("a", 0), "a b\n", "test")

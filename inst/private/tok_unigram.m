@@ -77,21 +77,23 @@ function tok = load_unigram (bytes, where, vocab, vocab_where)
   matched = find (normal | kind == T.user);
   score = single (scores);
   user = kind == T.user;
-  nchars = cellfun (@(p) numel (tok_utf8 ("decode", p)), pieces);
+  nchars = tok_utf8 ("count", pieces);
   score(user) = single (nchars(user)) * max (score(normal)) - single (0.1);
   [trie_key, trie_node, trie_piece] = prefix_table (pieces(matched), matched);
   charsmap = field_bytes (bytes, norm, 2);
   [trie, blob] = charsmap_parts (charsmap, where);
   space = "\xE2\x96\x81";
-  inner_space = ! cellfun (@isempty, strfind (cellfun (@(p) p(min (4, end):end), pieces(matched),
-                                                      "uniformoutput", false), space));
+  ## a "▁" inside a piece: words cannot be cut at "▁"
+  joined = [pieces(matched){:}];
+  len = cellfun ("length", pieces(matched));
+  inner_space = ! all (ismember (strfind (joined, space), cumsum (len) - len + 1));
   tok = struct ("kind", "unigram", "pieces", {pieces}, "model_pieces", {pieces},
                 "score", score, "type", kind, "unk_model", unk,
                 "unk_score", min (score(normal)) - single (10),
                 "byte_model", byte_model, "byte_fallback", fallback,
                 "trie_key", trie_key, "trie_node", trie_node, "trie_piece", trie_piece,
                 "longest", max ([nchars(matched), 1]),
-                "whole", any (inner_space),
+                "whole", inner_space,
                 "trie", trie, "blob", blob,
                 "dummy_prefix", logical (proto_int (norm, 3, 1)),
                 "remove_spaces", logical (proto_int (norm, 4, 1)),
@@ -105,17 +107,7 @@ endfunction
 
 ## Marian's vocab.json: the ids are its ids, a piece it lacks is its <unk>
 function tok = with_vocab (tok, vocab, where)
-  if (! isstruct (vocab) || ! isscalar (vocab))
-    error ("attention:file", "%s: the vocabulary must be a JSON object", where);
-  endif
-  words = fieldnames (vocab)';
-  ids = struct2cell (vocab)';
-  V = numel (words);
-  if (! (all (cellfun ("isclass", ids, "double")) && isequal (sort ([ids{:}]), 0:V-1)))
-    error ("attention:file", "%s: the ids of the vocabulary must be the numbers 0 to %d, each once",
-           where, V - 1);
-  endif
-  words([ids{:}] + 1) = words;
+  words = tok_vocab (vocab, where);
   unk = find (strcmp (words, tok.model_pieces{tok.unk_model}), 1);
   if (isempty (unk))
     error ("attention:file", "%s: the vocabulary has no \"%s\"", where,
@@ -260,7 +252,7 @@ function [pieces, scores, kind] = proto_pieces (bytes, msgs, where)
       scores(k) = double (typecast (bytes(f(3, s):f(4, s)), "single"));
     endif
   endfor
-  bad = find (! cellfun (@file_utf8, pieces) | cellfun ("isempty", pieces), 1);
+  bad = find (! tok_utf8 ("valid", pieces) | cellfun ("isempty", pieces), 1);
   if (! isempty (bad))
     error ("attention:file", "%s: piece %d is empty or not UTF-8", where, bad);
   endif
@@ -629,3 +621,24 @@ function s = valid_or_fffd (b)
   s(! good) = {"\xEF\xBF\xBD"};
   s = [s{:}];
 endfunction
+
+## a model file written here: pieces <unk>, ▁, a, b, ▁ab, ab (scores 0, -1,
+## -2, -2, -1.5, -3), a unigram trainer spec, default normaliser spec
+%!function b = field (number, payload)
+%!  b = [number * 8 + 2, numel(payload), payload];
+%!endfunction
+%!function b = piece (text, score, type)
+%!  b = field (1, [field(1, double (text)), 21, double(typecast (single (score), "uint8")), 24, type]);
+%!endfunction
+%!shared tok
+%! bar = "\xE2\x96\x81";
+%! model = [piece("<unk>", 0, 2), piece(bar, -1, 1), piece("a", -2, 1), piece("b", -2, 1), ...
+%!          piece([bar "ab"], -1.5, 1), piece("ab", -3, 1), field(2, [24 1]), field(3, [])];
+%! tok = tok_unigram ("file", uint8 (model), "test", [], "");
+%!test
+%! [ids, spans] = tok_unigram ("encode", tok, " ab  cab ");
+%! assert (tok.pieces(ids), {["\xE2\x96\x81" "ab"], "\xE2\x96\x81", "<unk>", "ab"});
+%! assert (spans, [2 3; 4 5; 6 6; 7 8]);
+%! assert (tok_unigram ("decode", tok, ids), "ab  \xE2\x81\x87 ab");   # " ⁇ " after the space
+%!error <test: not a SentencePiece model> tok_unigram ("file", uint8 ([10 5 1 2]), "test", [], "")
+%!error <test: the model is not a unigram model> tok_unigram ("file", uint8 ([18 2 24 2]), "test", [], "")

@@ -3,6 +3,9 @@
 ## where each character starts.
 ## [text, nbytes] = tok_utf8 ("encode", cp): the UTF-8 char row of the code
 ## points CP and the byte length of each one.
+## n = tok_utf8 ("count", c): the number of characters of each string of
+## the cell C (valid UTF-8).  ok = tok_utf8 ("valid", c): whether each
+## string of C is UTF-8 on its own.
 ## The tokenizers' one UTF-8 codec, vectorised over the whole text.
 function [out, aux] = tok_utf8 (action, x)
   switch (action)
@@ -10,6 +13,20 @@ function [out, aux] = tok_utf8 (action, x)
       [out, aux] = decode (x);
     case "encode"
       [out, aux] = encode (x);
+    case "count"
+      joined = [x{:}, ""];
+      lead = bitand (double (joined), 192) != 128;
+      out = accumarray (tok_repeat (cellfun ("length", x))', lead', [numel(x), 1])';
+    case "valid"
+      ## the strings side by side with a space between, so that no
+      ## character spans two
+      len = cellfun ("length", x);
+      owner = tok_repeat (len);
+      spaced = repmat (" ", 1, sum (len) + numel (x));
+      spaced((1:sum (len)) + owner) = [x{:}];
+      [~, ~, bad] = file_utf8 (spaced);
+      out = true (size (x));
+      out(owner(bad((1:sum (len)) + owner))) = false;
   endswitch
 endfunction
 
@@ -61,6 +78,8 @@ endfunction
 %! [cp, first] = tok_utf8 ("decode", "");
 %! assert (isempty (cp) && isempty (first));
 %! assert (tok_utf8 ("encode", []), char (zeros (1, 0)));
+%!assert (tok_utf8 ("count", {"ab", "", "\xC3\xA9\xF0\x9F\x98\x80"}), [2 0 2])
+%!assert (tok_utf8 ("valid", {"ab", "\xC3", "", "\xA9x", "\xC3\xA9"}), [true false true false true])
 %!test
 %! ## every plane's first and last code points round-trip
 %! cp = [0 127 128 2047 2048 65535 65536 1114111];

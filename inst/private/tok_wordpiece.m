@@ -57,7 +57,7 @@ function tok = load_wordpiece (words, norm, where, model = struct ())
   bare(cont) = regexprep (words(cont), '^##', '');
   [cont_words, cont_order] = sort (bare(cont));
   cont_ids = find (cont)(cont_order);
-  nchars = cellfun (@(w) numel (tok_utf8 ("decode", w)), words);
+  nchars = tok_utf8 ("count", words);
   tok = struct ("kind", "wordpiece", "pieces", {words}, "unk", unk_id,
                 "max_chars", double (field_or_default (model, "max_input_chars_per_word", 100)),
                 "clean_text", flag (norm, "clean_text", true),
@@ -255,3 +255,13 @@ function text = decode (tok, ids)
     text = strrep (text, [" " s{1}], s{1});
   endfor
 endfunction
+
+%!shared tok
+%! tok = tok_wordpiece ("files", {"[UNK]", "un", "##aff", "##able", "!", "\xE6\x9D\xB1", "e"}, true, "test");
+%!test
+%! ## (Octave's "\x" takes every hex digit after it: bytes by char)
+%! text = ["UNAFFABLE!", char([230 157 177]), "x ", char([195 137])];
+%! [ids, spans] = tok_wordpiece ("encode", tok, text);
+%! assert (tok.pieces(ids), {"un", "##aff", "##able", "!", char([230 157 177]), "[UNK]", "e"});
+%! assert (spans, [1 2; 3 5; 6 9; 10 10; 11 13; 14 14; 16 17]);
+%! assert (tok_wordpiece ("decode", tok, ids), ["unaffable! ", char([230 157 177]), " [UNK] e"]);
