@@ -1,14 +1,16 @@
 ## [ok, at] = file_utf8 (text): true if the bytes of text (char or uint8)
 ## are well-formed UTF-8: no stray continuation bytes, no cut sequences, no
 ## overlong forms, no surrogates, nothing beyond U+10FFFF.  at is the
-## position of the first byte that starts no valid character (0 when ok).
+## position of the first byte that starts no valid character (0 when ok),
+## bad (1×n logical) marks every such byte.
 ## file_utf8 (text, caller, name): the same check where text enters the
 ## package; bad bytes are an attention:encoding error naming the function
 ## the user called, the argument, the byte and the text before it.
-function [ok, at] = file_utf8 (text, caller, name)
+function [ok, at, bad] = file_utf8 (text, caller, name)
   at = 0;
   ok = all (text(:) < 128);
   if (ok)
+    bad = false (1, numel (text));
     return;
   endif
   if (nargin == 3)
@@ -82,6 +84,12 @@ endfunction
 %!error id=attention:encoding file_utf8 ("\xFF", "f", "SENTENCE")
 %!test
 %! file_utf8 ("caf\xC3\xA9", "f", "SENTENCE");
+%!test
+%! ## every byte that starts no valid character
+%! [~, ~, bad] = file_utf8 (char ([97 195 169 128 98 226 130]));
+%! assert (bad, logical ([0 0 0 1 0 1 0]));   # a cut character: its lead
+%! [~, ~, bad] = file_utf8 ("ab");
+%! assert (bad, [false false]);
 %!test
 %! ## the first byte that starts no valid character
 %! [ok, at] = file_utf8 ("caf\xC3 x");

@@ -1,0 +1,177 @@
+## The tokenizers against their reference implementations, on the 300
+## strings of tests/fixtures/tokenizers/strings.json (prose, code, numbers,
+## contractions, accents, other scripts, emoji, CJK, white-space runs,
+## compatibility forms).  The expected ids, spans and texts were made once
+## by the generators in that folder (Hugging Face tokenizers and
+## gpt-3-encoder for BPE, Hugging Face tokenizers for WordPiece,
+## python3-sentencepiece for unigram); the tests read only the files.
+## Reference spans are 0-based [start, end): here start+1 and end.
+## Malformed files: attention:file errors naming the file.
+
+%!function d = here ()
+%!  d = fullfile (fileparts (which ("run_tests")), "fixtures", "tokenizers");
+%!endfunction
+
+%!function x = json (name)
+%!  x = jsondecode (fileread (fullfile (here (), name)));
+%!endfunction
+
+%!function v = row (x)
+%!  ## a JSON list of numbers (jsondecode gives [] or a column; a cell when mixed)
+%!  if (iscell (x))
+%!    x = cell2mat (x);
+%!  endif
+%!  v = reshape (double (x), 1, []);
+%!endfunction
+
+%!function s = spans_of (x)
+%!  s = reshape (row (x), 2, [])';
+%!  s(:, 1) += 1;
+%!  s = reshape (s, [], 2);
+%!endfunction
+
+## every string: ids (and spans, decoded text where the fixture has them)
+## equal to the reference's; returns the counts that agree
+%!function [nid, nspan, ntext] = agree (tok, strings, ids, spans, texts)
+%!  nid = nspan = ntext = 0;
+%!  for k = 1:numel (strings)
+%!    [got, ~, sp] = attn_tokenize (tok, strings{k});
+%!    want = row (ids{k}) + 1;
+%!    assert (isequal (got, want), sprintf ("ids of string %d: \"%s\"", k, strings{k}));
+%!    nid += 1;
+%!    if (k <= numel (spans))
+%!      assert (isequal (sp, spans_of (spans{k})), sprintf ("spans of string %d: \"%s\"", k, strings{k}));
+%!      nspan += 1;
+%!    endif
+%!    if (k <= numel (texts))
+%!      assert (strcmp (attn_detokenize (tok, want), texts{k}), sprintf ("text of string %d", k));
+%!      ntext += 1;
+%!    endif
+%!  endfor
+%!endfunction
+
+%!shared strings
+%! strings = json ("strings.json");
+%! assert (numel (strings), 300);
+
+## byte-level BPE: vocab.json + merges.txt and tokenizer.json
+%!test
+%! ex = json ("expected_bpe.json");
+%! for src = {fullfile(here (), "gpt2-small"), ...
+%!            {fullfile(here (), "gpt2-small", "merges.txt"), fullfile(here (), "gpt2-small", "vocab.json")}}
+%!   tok = attn_tokenizer (src{1});
+%!   assert (tok.kind, "bpe");
+%!   assert (agree (tok, strings, ex.ids, {}, {}), 300);
+%! endfor
+
+## BPE pieces tile the text: spans follow one another, each piece's bytes
+## are its span's, and the ids decode to the text byte for byte
+%!test
+%! tok = attn_tokenizer (fullfile (here (), "gpt2-small"));
+%! for k = 1:numel (strings)
+%!   s = strings{k};
+%!   [ids, pieces, spans] = attn_tokenize (tok, s);
+%!   assert (attn_detokenize (tok, ids), s);
+%!   if (! isempty (s))
+%!     assert (spans(:, 1)', [1, spans(1:end-1, 2)' + 1]);
+%!     assert (spans(end, 2), numel (s));
+%!   endif
+%!   whole = find (cellfun (@(p) isempty (strfind (p, "<0x")), pieces));
+%!   source = arrayfun (@(j) s(spans(j, 1):spans(j, 2)), whole, "uniformoutput", false);
+%!   assert (isequal (pieces(whole), source), sprintf ("pieces of string %d", k));
+%! endfor
+
+## readable pieces: "Ġ" is a space, part of a character is <0xNN>
+%!test
+%! tok = attn_tokenizer (fullfile (here (), "gpt2-small"));
+%! [~, pieces] = attn_tokenize (tok, " the \xF0\x9F\x98\x80");
+%! assert (pieces, {" the", " ", "<0xF0>", "<0x9F>", "<0x98>", "<0x80>"});
+
+## WordPiece: vocab.txt and tokenizer.json, with spans and decoding
+%!test
+%! ex = json ("expected_wordpiece.json");
+%! for src = {fullfile(here (), "bert-small"), fullfile(here (), "bert-small", "vocab.txt")}
+%!   tok = attn_tokenizer (src{1});
+%!   assert (tok.kind, "wordpiece");
+%!   [nid, nspan, ntext] = agree (tok, strings, ex.ids, ex.spans, ex.text);
+%!   assert ([nid, nspan, ntext], [300 300 300]);
+%! endfor
+
+## a cased vocab.txt keeps case and accents
+%!test
+%! tok = attn_tokenizer (fullfile (here (), "bert-small", "vocab.txt"), "lowercase", false);
+%! [ids, pieces] = attn_tokenize (tok, "the The");
+%! assert (pieces, {"the", "[UNK]"});
+
+## SentencePiece unigram: the model's ids, Marian's vocab.json ids, spans
+## and decoded text; target.spm has compiled normalisation rules and byte
+## fallback
+%!test
+%! ex = json ("expected_unigram.json");
+%! for side = {"source", "target"}
+%!   e = ex.(side{1});
+%!   tok = attn_tokenizer (fullfile (here (), "marian-small", [side{1} ".spm"]));
+%!   assert (tok.kind, "unigram");
+%!   [nid, nspan, ntext] = agree (tok, strings, e.ids, e.spans, e.text);
+%!   assert ([nid, nspan, ntext], [300 120 300]);
+%! endfor
+%! marian = attn_tokenizer (fullfile (here (), "marian-small"));
+%! assert (agree (marian, strings(1:120), ex.source.marian, {}, {}), 120);
+%! assert (marian.pieces{1}, "</s>");
+
+## Marian's ids decode as the model's
+%!test
+%! marian = attn_tokenizer (fullfile (here (), "marian-small"), "side", "target");
+%! model = attn_tokenizer (fullfile (here (), "marian-small", "target.spm"));
+%! [ids, pieces] = attn_tokenize (marian, "the black cat");
+%! [mids, mpieces] = attn_tokenize (model, "the black cat");
+%! assert (pieces, mpieces);
+%! assert (attn_detokenize (marian, ids), attn_detokenize (model, mids));
+
+## malformed files: attention:file errors that name the file
+%!function d = scratch (files)
+%!  d = tempname ();
+%!  mkdir (d);
+%!  for k = 1:2:numel (files)
+%!    fid = fopen (fullfile (d, files{k}), "w");
+%!    fwrite (fid, files{k+1});
+%!    fclose (fid);
+%!  endfor
+%!endfunction
+
+%!function refused (files, pattern)
+%!  d = scratch (files);
+%!  unwind_protect
+%!    try
+%!      attn_tokenizer (d);
+%!      error ("no error for %s", pattern);
+%!    catch err
+%!      assert (err.identifier, "attention:file");
+%!      assert (! isempty (regexp (err.message, pattern, "once")), err.message);
+%!    end_try_catch
+%!  unwind_protect_cleanup
+%!    confirm_recursive_rmdir (false, "local");
+%!    rmdir (d, "s");
+%!  end_unwind_protect
+%!endfunction
+
+%!test
+%! bytes = num2cell (char (33:126));
+%! vocab = @(extra) ["{" strjoin(cellfun (@(c, k) sprintf ("\"%s\": %d", strrep (strrep (c, "\\", "\\\\"), "\"", "\\\""), k), ...
+%!                                      bytes, num2cell (0:93), "uniformoutput", false), ", ") extra "}"];
+%! refused ({"vocab.json", "{\"a\": 0", "merges.txt", ""}, "vocab.json.*not valid JSON");
+%! refused ({"vocab.json", "{\"a\": 0, \"b\": 0}", "merges.txt", ""}, "ids of the vocabulary");
+%! refused ({"vocab.json", vocab(""), "merges.txt", ""}, "lacks the byte-level token of byte 0");
+%! refused ({"vocab.json", vocab(""), "merges.txt", "a b\n"}, "merge 1 joins tokens that are not all in");
+%! refused ({"vocab.json", "{\"a\": 0}", "merges.txt", "a\n"}, "merges.txt: line \"a\" is not two tokens");
+%! refused ({"tokenizer.json", "{\"model\": {\"type\": \"WordLevel\"}}"}, "tokenizer.json: model type \"WordLevel\"");
+%! refused ({"tokenizer.json", "[1, 2]"}, "tokenizer.json: no \"model\"");
+%! refused ({"vocab.txt", "[PAD]\nthe\n"}, "no unknown token");
+%! refused ({"source.spm", "\x0A\x05<unk>"}, "source.spm: not a SentencePiece model");
+%! refused ({"source.spm", "\x12\x02\x18\x02"}, "not a unigram model");
+%! refused ({"x.txt", ""}, "holds none of");
+
+%!error <is not a file> attn_tokenizer ({"no/such/vocab.json", "no/such/merges.txt"})
+%!error id=attention:type attn_tokenizer (3)
+%!error id=attention:option attn_tokenizer (".", "side", "left")
+%!error id=attention:nargin attn_tokenizer ()
