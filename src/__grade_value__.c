@@ -284,8 +284,8 @@ typedef struct {
 /* Messages count bytes from 1, as the format's description does. */
 static int truncated(reader *r, const char *what, uint64_t count)
 {
-    return fail(&r->m, "truncated input: %s at byte %zu needs "
-                "%llu bytes, %zu left", what, r->pos + 1,
+    return fail(&r->m, "truncated input: %s at byte %zu needs %llu bytes, "
+                "%zu left", what, r->pos + 1,
                 (unsigned long long) count, r->len - r->pos);
 }
 
@@ -298,8 +298,7 @@ static int need(reader *r, uint64_t count, const char *what)
 static int charge(reader *r, double cost)
 {
     if (cost > r->budget)
-        return fail(&r->m, "the value is larger than the limit "
-                    "(max_bytes)");
+        return fail(&r->m, "the value is larger than the limit (max_bytes)");
     r->budget -= cost;
     return 0;
 }
@@ -327,17 +326,19 @@ static mxArray *keep_complex(mxArray *a, mwSize nd, const mwSize *dims,
 {
     const size_t n = mxGetNumberOfElements(a);
     const size_t bytes = n * ELEMENT_BYTES[code - 1];
-    mxArray *parts[2], *c = NULL;
-    for (int k = 0; k < 2; k++) {
-        parts[k] = mxCreateNumericArray(nd, dims, CLASS_ID[code - 1], mxREAL);
+    /* builtin ("complex", re, im): never a user's complex */
+    mxArray *args[3], *c = NULL;
+    args[0] = mxCreateString("complex");
+    for (int k = 1; k <= 2; k++) {
+        args[k] = mxCreateNumericArray(nd, dims, CLASS_ID[code - 1], mxREAL);
         if (bytes > 0)
-            memcpy(mxGetData(parts[k]), k ? mxGetImagData(a) : mxGetData(a),
-                   bytes);
+            memcpy(mxGetData(args[k]), k == 2 ? mxGetImagData(a)
+                                              : mxGetData(a), bytes);
     }
     mxDestroyArray(a);
-    mexCallMATLAB(1, &c, 2, parts, "complex");
-    mxDestroyArray(parts[0]);
-    mxDestroyArray(parts[1]);
+    mexCallMATLAB(1, &c, 3, args, "builtin");
+    for (int k = 0; k < 3; k++)
+        mxDestroyArray(args[k]);
     return c;
 }
 
@@ -438,21 +439,20 @@ static int decode_struct(reader *r, int depth, mwSize nd, const mwSize *dims,
 static int decode_node(reader *r, int depth, mxArray **out)
 {
     if (depth > MAX_DEPTH)
-        return fail(&r->m, "values nested deeper than %d",
-                    MAX_DEPTH);
+        return fail(&r->m, "values nested deeper than %d", MAX_DEPTH);
     if (need(r, 3, "node header"))
         return -1;
     const uint8_t *h = r->buf + r->pos;
     const int code = h[0], cplx = h[1], nd = h[2];
     if (code < 1 || code > NCODES)
-        return fail(&r->m, "invalid class code %d at byte %zu",
-                    code, r->pos + 1);
+        return fail(&r->m, "invalid class code %d at byte %zu", code,
+                    r->pos + 1);
     if (cplx > 1 || (cplx && code > 2))
-        return fail(&r->m, "invalid flags %d for a %s at byte "
-                    "%zu", cplx, CLASS_NAME[code - 1], r->pos + 2);
+        return fail(&r->m, "invalid flags %d for a %s at byte %zu", cplx,
+                    CLASS_NAME[code - 1], r->pos + 2);
     if (nd < 2 || nd > MAX_DIMS)
-        return fail(&r->m, "%d dimensions at byte %zu (2 to %d "
-                    "allowed)", nd, r->pos + 3, MAX_DIMS);
+        return fail(&r->m, "%d dimensions at byte %zu (2 to %d allowed)",
+                    nd, r->pos + 3, MAX_DIMS);
     r->pos += 3;
     if (need(r, 8 * (uint64_t) nd, "dimensions"))
         return -1;
