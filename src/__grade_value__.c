@@ -135,14 +135,36 @@ static mxArray *octave_zeros(mwSize nd, const mwSize *dims, int code)
 /* Encoding: one pass checks the value and sums its size, a second writes
  * it into the result, made once at its final size. */
 
-/* The code of x's class (1 .. NCODES), or 0 for any other class. */
+/* The code of x's class (1 .. NCODES), or 0 for any other class
+ * (function handles, objects: their mxClassID is another). */
 static int class_code(const mxArray *x)
 {
-    const char *name = mxGetClassName(x);
+    const mxClassID id = mxGetClassID(x);
     for (int k = 0; k < NCODES; k++)
-        if (strcmp(name, CLASS_NAME[k]) == 0)
+        if (id == CLASS_ID[k])
             return k + 1;
     return 0;
+}
+
+/* Octave 7 hands a MEX function its inputs as wrappers of Octave values,
+ * which it converts to the MEX layout ("mutates") when the data of a
+ * cell, struct, complex array, range or diagonal matrix is first asked
+ * for.  The conversion loses the class name and dimensions the wrapper
+ * cached for mxGetClassName, mxGetNumberOfDimensions and mxGetDimensions
+ * (a small leak per call, seen with valgrind), so every node of an input
+ * is converted here first, before any of those is asked.  x: a node of
+ * class code (not 0), not sparse. */
+static void convert_first(const mxArray *x, int code)
+{
+    if (code == CODE_CELL) {
+        if (mxGetNumberOfElements(x) > 0)
+            (void) mxGetCell(x, 0);
+    } else if (code == CODE_STRUCT) {
+        if (mxGetNumberOfFields(x) > 0)
+            (void) mxGetFieldNameByNumber(x, 0);
+    } else if (mxGetNumberOfElements(x) > 0) {
+        (void) mxGetData(x);
+    }
 }
 
 /* Checks the node x at depth (1 = the value itself) and adds its encoded
@@ -163,6 +185,7 @@ static int encoded_size(const mxArray *x, int depth, uint64_t *size,
     if (code == 0)
         return fail(m, "cannot send a value of class %s",
                     mxGetClassName(x));
+    convert_first(x, code);
     const mwSize nd = mxGetNumberOfDimensions(x);
     if (nd > MAX_DIMS)
         return fail(m, "more than %d dimensions", MAX_DIMS);
@@ -552,10 +575,15 @@ static int decode_node(reader *r, int depth, mxArray **out)
 static void decode(int nrhs, const mxArray *prhs[], mxArray *plhs[])
 {
     const mxArray *b = prhs[1];
+    if (!mxIsUint8(b))
+        mexErrMsgIdAndTxt("attention:channel", "the bytes must be a uint8 "
+                          "vector, not %s", mxGetClassName(b));
+    /* the data first: see convert_first */
+    const uint8_t *data = (const uint8_t *) mxGetData(b);
     const mwSize *bd = mxGetDimensions(b);
     const int vector = mxGetNumberOfDimensions(b) == 2
                        && (bd[0] == 1 || bd[1] == 1);
-    if (!mxIsUint8(b) || !(vector || mxIsEmpty(b)))
+    if (!(vector || mxIsEmpty(b)))
         mexErrMsgIdAndTxt("attention:channel", "the bytes must "
                           "be a uint8 vector, not %s", mxGetClassName(b));
     double max_bytes = 64.0 * 1048576.0;
@@ -568,7 +596,7 @@ static void decode(int nrhs, const mxArray *prhs[], mxArray *plhs[])
         max_bytes = mxGetScalar(mb);
     }
     reader r;
-    r.buf = (const uint8_t *) mxGetData(b);
+    r.buf = data;
     r.len = mxGetNumberOfElements(b);
     r.pos = 0;
     r.budget = max_bytes;
