@@ -13,8 +13,9 @@
  * whose data a MEX function asks for, real ones included (an 8 MB double:
  * 38 ms instead of 15).  Complex data is not read or written here through
  * the interleaved API either: in Octave 7.3, mxGetComplexSingles fails on
- * a single complex input ("mex_get_data: type mismatch") and a complex
- * array made by mxCreateNumericArray corrupted the heap when filled.
+ * a single complex input ("mex_get_data: type mismatch"), and a trial that
+ * filled a complex array from mxCreateNumericArray through
+ * mxGetComplexDoubles aborted with a corrupted heap (not isolated further).
  * Complex values go through the builtins real, imag and complex instead
  * (rare in the channel, and complex also keeps a value whose imaginary
  * parts are all zero complex, which Octave narrows to real when a MEX
