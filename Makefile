@@ -27,7 +27,8 @@
 #   make clean    remove build products
 #   make sanitize C core unit tests built with ASan and UBSan
 #   make memcheck C core unit tests and the MEX functions under valgrind
-#   make fuzz     FUZZ_CASES cases of bad input to every MEX function, then
+#   make fuzz     FUZZ_CASES cases of bad input to every MEX function and
+#                 FUZZ_CASES mutated grading-channel messages, then
 #                 FUZZ_MODEL_CASES damaged model files and bad calls of the
 #                 public model functions (an outcome table by function)
 #   make soak     the same, SOAK_SEEDS times 10000 and 3000 cases

@@ -6,7 +6,8 @@
 ## Install @var{tarball} with @code{pkg install -local} under the empty
 ## folder @var{prefix}, load it and check the installed copy: the MEX
 ## functions run from the installed architecture folder, each has its help
-## stub beside it, and @code{attn_sdpa} reproduces seed 004's numbers.
+## stub beside it, @code{attn_sdpa} reproduces seed 004's numbers and the
+## internal @code{__grade_value__} is installed and runs.
 ## Prints one line per check and last @samp{@var{N} passed, @var{N} failed};
 ## returns the number of failed checks.  @code{make check} then runs the
 ## installed package's own tests with
@@ -45,6 +46,7 @@ function nfail = install_check (tarball, prefix)
   endfor
 
   results(end+1) = check_seed004 ();
+  results(end+1) = check_internal ("__grade_value__", prefix);
 
   nfail = sum (! results);
   printf ("%d passed, %d failed\n", sum (results), nfail);
@@ -67,6 +69,22 @@ function ok = check_function (name, prefix)
   ok = ok && exist (fullfile (dir, [name ".m"]), "file") ...
        && strcmp (format, "texinfo") && ! isempty (strfind (text, name));
   ok = check (sprintf ("%s runs %s, help from its stub", name, file), ok);
+endfunction
+
+## The internal MEX function NAME (no stub: a private function documents
+## it) is installed and runs: here, the grading channel's codec.
+function ok = check_internal (name, prefix)
+  file = which (name);
+  [~, ~, ext] = fileparts (file);
+  ok = strcmp (ext, ".mex") && strncmp (file, prefix, numel (prefix));
+  try
+    v = {"nonce", int8([1 2]), struct("a", 1)};
+    ok = ok && isequal (feval (name, "decode", feval (name, "encode", v)), v);
+  catch err
+    printf ("%s\n", err.message);
+    ok = false;
+  end_try_catch
+  ok = check (sprintf ("%s runs %s", name, file), ok);
 endfunction
 
 ## Seed 004: the query q = [0 1 2 0] against keys 2*I gives scores

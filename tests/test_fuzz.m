@@ -56,6 +56,27 @@
 %!   assert (one.outcomes, r.outcomes(i));
 %! endfor
 
+## The grading channel's decoder (tests/fuzz/fuzz_codec.m): mutated
+## encodings decode to a value that survives another round trip, or raise
+## attention:channel; a case replayed alone has the outcome it had.
+%!test
+%! d = "fuzz";
+%! if (! isfolder (d))
+%!   d = fullfile ("tests", "fuzz");
+%! endif
+%! addpath (canonicalize_file_name (d));
+%! q = fuzz_codec (1000, 1);
+%! for f = q.failures
+%!   printf ("case %d: %s: %s\n", f.case, f.what, f.message);
+%! endfor
+%! assert (q.nfail, 0);
+%! assert (sort (q.ids(:)'), {"attention:channel", "ok"});
+%! assert (min (q.counts) >= 20, sprintf ("%d %s", [num2cell(q.counts'); q.ids(:)']{:}));
+%! for i = [3 500]
+%!   one = fuzz_codec (1, 1, i);
+%!   assert (one.outcomes, q.outcomes(i));
+%! endfor
+
 ## The model layer (tests/fuzz/fuzz_models.m, a few hundred cases): damaged
 ## model files are attention:file or a valid model; bad calls of the public
 ## functions an attention:* error or a correct result; nothing slow.

@@ -41,6 +41,17 @@
 %!   assert (any (strcmp (mex_names, name)), true, name);
 %! endfor
 %! assert (numel (mex_names), numel (gateways));
+%! ## each internal MEX function __NAME__.c (no stub: a private function
+%! ## documents it) has a MEX target
+%! internal = strsplit (strtrim (
+%!   regexp (mk, '(?m)^INTERNAL_MEX_NAMES\s*=([^\n]*)', "tokens", "once"){1}));
+%! sources = glob (fullfile (root, "src", "__*__.c"));
+%! assert (numel (internal), numel (sources));
+%! for i = 1:numel (sources)
+%!   [~, name] = fileparts (sources{i});
+%!   assert (any (strcmp (internal, name)), true, name);
+%!   assert (exist (fullfile (root, "src", [name ".m"]), "file"), 0, name);
+%! endfor
 
 %!test
 %! ## Texinfo help with a usage line for every public function

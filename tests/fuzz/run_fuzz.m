@@ -2,7 +2,8 @@
 ## @deftypefn {} {@var{nfail} =} run_fuzz (@var{ncases}, @var{seeds})
 ## @deftypefnx {} {@var{nfail} =} run_fuzz (@var{ncases}, @var{seeds}, @var{model_cases})
 ## Run @code{fuzz_gateways} for @var{ncases} cases with each seed in
-## @var{seeds}, print each report and the totals by outcome; then, with
+## @var{seeds}, print each report and the totals by outcome; then
+## @code{fuzz_codec} for @var{ncases} cases with each seed; then, with
 ## @var{model_cases} > 0, @code{fuzz_models} for that many cases with each
 ## seed, printing its outcome table (function × outcome).  Returns the
 ## number of failures of both (@code{make fuzz}, @code{make soak}).
@@ -36,6 +37,12 @@ function nfail = run_fuzz (ncases, seeds, model_cases = 0)
           mat2str (seeds));
   printf ("  %-24s %9d\n", [ids; num2cell(counts(order))]{:});
   printf ("%d failures\n", nfail);
+  for seed = seeds
+    printf ("== fuzz_codec (%d, %d): the grading channel's decoder\n", ncases, seed);
+    r = fuzz_codec (ncases, seed, "print");
+    fflush (stdout);
+    nfail += r.nfail;
+  endfor
   if (model_cases > 0)
     for seed = seeds
       printf ("== fuzz_models (%d, %d): outcomes by function\n", model_cases, seed);

@@ -5,7 +5,8 @@
 ## enough to be arrays Octave makes; the gradients of each trace;
 ## tests/test_edge_cases.m and the tests of src/attn_step.m (the fused
 ## optimiser step); then the fuzz harness over the error
-## paths.  Prints "N passed, N failed" (a check is a call that returned
+## paths; then the grading channel's codec (__grade_value__): the tests of
+## inst/private/grade_value.m and its fuzz harness.  Prints "N passed, N failed" (a check is a call that returned
 ## finite results, a test that passed, or a fuzz case with no failure) and
 ## exits non-zero on a failure; valgrind itself judges memory.
 
@@ -113,6 +114,21 @@ endfor
 
 r = fuzz_gateways (ncases, 3);
 printf ("%d of %d fuzz cases (%d normal returns)\n", r.ncases - r.nfail,
+        r.ncases, sum (r.counts(strcmp (r.ids, "ok"))));
+npass += r.ncases - r.nfail;
+nfail += r.nfail;
+
+## the grading channel's codec: grade_value's own tests (from its folder:
+## it is private), then mutated encodings, 10 for each gateway case
+here = pwd ();
+cd (fullfile (root, "inst", "private"));
+[n, nmax] = test ("grade_value.m", "quiet", stdout);
+cd (here);
+printf ("%d of %d tests in inst/private/grade_value.m\n", n, nmax);
+npass += n;
+nfail += nmax - n;
+r = fuzz_codec (10 * ncases, 3);
+printf ("%d of %d codec fuzz cases (%d values)\n", r.ncases - r.nfail,
         r.ncases, sum (r.counts(strcmp (r.ids, "ok"))));
 npass += r.ncases - r.nfail;
 nfail += r.nfail;

@@ -5,7 +5,8 @@
 # tests/valgrind/memcheck.sh: the MEX functions under valgrind memcheck.
 #   1. baseline: plain octave-cli with octave.supp must be clean (shows that
 #      the suppressions cover Octave's own allocations, and only those)
-#   2. exercise_mex.m (kernel test files + fuzz harness) under valgrind:
+#   2. exercise_mex.m (kernel test files + fuzz harness, the codec's tests
+#      and fuzz harness) under valgrind:
 #      any invalid read/write, use of uninitialised memory, bad free or
 #      definite leak that octave.supp does not cover fails.
 # Logs: tests/valgrind/baseline.log, tests/valgrind/memcheck.log.
@@ -45,7 +46,7 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 
-echo "== valgrind: kernel tests and fuzz harness (log $here/memcheck.log)"
+echo "== valgrind: kernel tests, fuzz harness, codec (log $here/memcheck.log)"
 ATTN_ROOT="$root" "${vg[@]}" --log-file="$here/memcheck.log" \
   "${octave[@]}" "$here/exercise_mex.m"
 status=$?
