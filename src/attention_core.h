@@ -82,6 +82,8 @@ typedef struct {
     attn_int heads;
     attn_int batch;
     int causal;      /* masked decoder self-attention */
+    attn_int past;   /* key/value rows given before Xkv's (a K/V cache);
+                        0 in a whole pass */
 } attn_shape;
 
 typedef struct {
@@ -110,8 +112,12 @@ typedef struct {
 
 size_t attn_block_forward_work(const attn_shape *s);
 
-/* Xq n x d x batch (queries), Xkv m x d_src x batch (keys, values; Xq for
- * self-attention), key_allow m x batch or NULL.  Fills every field of t;
+/* Xq n x d x batch (queries), Xkv (m - past) x d_src x batch (keys,
+ * values; Xq for self-attention), key_allow m x batch or NULL.  With
+ * past > 0 the caller has put the keys and values of the rows before Xkv's
+ * (a K/V cache) in the first past rows of each item of t->K and t->V, and
+ * the new rows go after them (with causal, query i of n then reads keys
+ * j <= past + i).  Fills every other field of t;
  * t->scores may equal t->A (the weights then overwrite the scores in
  * place, every other result unchanged: the lean trace).  The projections
  * and the output product each run once over all n*batch (m*batch) rows,

@@ -464,12 +464,61 @@ static int trace_mode(const mxArray *a)
     return strcmp(word, "lean") == 0;
 }
 
+/* [] (double or logical) stands for "none" in the optional arguments */
+static int given(const mxArray *a)
+{
+    return a != NULL && !(mxIsEmpty(a) && (mxIsDouble(a) || mxIsLogical(a)));
+}
+
+/* The optional K/V cache after the mode: [] or a struct with K (past x
+ * h*dk x Bt) and V (past x h*dv x Bt), the keys and values of the rows
+ * before the key rows given (the trace T of the call before will do).
+ * Sets s->past (0 without a cache). */
+static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
+                     const double **V)
+{
+    *K = *V = NULL;
+    s->past = 0;
+    if (!given(a))
+        return;
+    if (!mxIsStruct(a) || mxGetNumberOfElements(a) != 1) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:type",
+                          "the K/V cache after the mode must be [] or a 1x1 "
+                          "struct with fields K and V; got %s",
+                          describe(a, got, sizeof got));
+    }
+    gw_dims dk, dv;
+    *K = gw_double(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk);
+    *V = gw_double(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv);
+    s->past = dk.dim[0];
+    gw_dims want = { 3, { s->past, s->heads * s->dk, s->batch,
+                          1, 1, 1, 1, 1 } };
+    gw_expect("cache.K", &dk, &want,
+              "past x h*dk x Bt, h*dk the columns of B.W_K and Bt the "
+              "batch size");
+    want.dim[1] = s->heads * s->dv;
+    gw_expect("cache.V", &dv, &want,
+              "past x h*dv x Bt, past the rows of cache.K");
+}
+
+/* The first past rows of each item of Y (m x cols x Bt) = P (past x cols
+ * x Bt). */
+static void put_past(attn_int past, attn_int m, attn_int cols, attn_int Bt,
+                     const double *P, double *Y)
+{
+    for (attn_int b = 0; b < Bt; b++)
+        for (attn_int c = 0; c < cols; c++)
+            memcpy(Y + (b * cols + c) * m, P + (b * cols + c) * past,
+                   (size_t) past * sizeof(double));
+}
+
 void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                       int nrhs, const mxArray *prhs[])
 {
     const int cross = kind == BLOCK_CROSS;
     const int b_arg = cross ? 2 : 1;  /* position of B, then key_allow */
-    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 3, 2);
+    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 4, 2);
     const int lean = nrhs > b_arg + 2 && trace_mode(prhs[b_arg + 2]);
 
     gw_dims dq, dkv, dmask;
@@ -490,18 +539,18 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                                                        &dkv };
     gw_block(prhs[b_arg], &q_rows, &kv_rows, &w, &s);
     s.n = dq.dim[0];
-    s.m = dkv.dim[0];
     s.batch = dq.dim[2];
     s.causal = kind == BLOCK_MASKED;
+    const double *past_K, *past_V;
+    kv_cache(nrhs > b_arg + 3 ? prhs[b_arg + 3] : NULL, &s, &past_K,
+             &past_V);
+    s.m = s.past + dkv.dim[0];
     gw_fits_blas("n", s.n);
     gw_fits_blas("m", s.m);
 
     const unsigned char *key_allow = NULL;
-    /* [] (double or logical) stands for "no mask" */
     const mxArray *mask_arg = nrhs > b_arg + 1 ? prhs[b_arg + 1] : NULL;
-    const int has_mask = mask_arg != NULL
-        && !(mxIsEmpty(mask_arg) && (mxIsDouble(mask_arg)
-                                     || mxIsLogical(mask_arg)));
+    const int has_mask = given(mask_arg);
     if (has_mask) {
         key_allow = gw_logical(mask_arg, "key_allow", 2, &dmask);
         gw_dims want = { 2, { s.m, s.batch, 1, 1, 1, 1, 1, 1 } };
@@ -555,6 +604,10 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
         }
     if (!in_T[SCORES])
         buf[SCORES] = buf[WEIGHTS];
+    if (s.past > 0) {
+        put_past(s.past, m, hk, Bt, past_K, buf[1]);
+        put_past(s.past, m, hv, Bt, past_V, buf[2]);
+    }
     mxArray *Y = gw_new_double(3, part_dims[6]);
     attn_trace t = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6],
                      mxGetDoubles(Y) };
