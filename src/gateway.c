@@ -340,6 +340,50 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
     gw_fits_blas("dv", op->dv);
 }
 
+/* ---- the row-wise maps ------------------------------------------------- */
+
+const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
+                          gw_dims *dims)
+{
+    if (!mxIsDouble(a) || mxIsComplex(a) || mxIsSparse(a)) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:type",
+                          "%s must be a real full double array; got %s",
+                          name, describe(a, got, sizeof got));
+    }
+    const double *p = mxGetDoubles(a);  /* data before dimensions */
+    read_dims(a, name, max_ndims, dims);
+    return p;
+}
+
+const double *gw_width_row(const mxArray *a, const char *name, attn_int d)
+{
+    gw_dims got;
+    const double *p = gw_rows_arg(a, name, 2, &got);
+    const gw_dims want = { 2, { 1, d, 1, 1, 1, 1, 1, 1 } };
+    gw_expect(name, &got, &want, "1 x d, d the columns of the rows");
+    return p;
+}
+
+gw_dims gw_with_cols(const gw_dims *rows, attn_int cols)
+{
+    gw_dims d = *rows;
+    if (d.ndims < 2)
+        d.ndims = 2;
+    d.dim[1] = cols;
+    return d;
+}
+
+void gw_product_shape(const gw_dims *dw, attn_int a, attn_int c,
+                      attn_int rows, const char *what)
+{
+    const gw_dims want_w = { 2, { a, c, 1, 1, 1, 1, 1, 1 } };
+    gw_expect("W", dw, &want_w, what);
+    gw_fits_blas("rows", rows);
+    gw_fits_blas("a", a);
+    gw_fits_blas("c", c);
+}
+
 /* ---- the block struct -------------------------------------------------- */
 
 static void expect_2d(const char *name, const gw_dims *got, attn_int rows,
