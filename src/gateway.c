@@ -557,6 +557,65 @@ static void put_past(attn_int past, attn_int m, attn_int cols, attn_int Bt,
                    (size_t) past * sizeof(double));
 }
 
+/* The trace arrays of a block call, in the order of attn_trace. */
+enum { BLOCK_PARTS = 7, P_SCORES = 3, P_WEIGHTS = 4, P_DELTA = 6 };
+static const char *part_names[BLOCK_PARTS] = {
+    "Q", "K", "V", "scores", "A", "message", "delta" };
+
+/* The memory policy of a block call, in one place.  Checks the total
+ * against the machine's memory, then: the parts the trace T returns
+ * (want_trace; the lean trace has no scores and no delta) are result
+ * arrays (gw_new_double, so large ones are made by Octave and filled in
+ * place), and so is Y; the parts T does not return live in the call's one
+ * workspace, after the kernel's own part; the scores share the weights'
+ * array when T has no scores (the softmax then runs in place).  Sets
+ * parts[i] (NULL for a part T does not return), *Y and every pointer of
+ * t; returns the workspace (mxFree it after the kernel). */
+static double *block_memory(const attn_shape *s, int cross, int want_trace,
+                            int lean, mxArray *parts[BLOCK_PARTS],
+                            mxArray **Y, attn_trace *t)
+{
+    const attn_int n = s->n, m = s->m, h = s->heads, Bt = s->batch;
+    const attn_int hk = h * s->dk, hv = h * s->dv, d = s->d;
+    const size_t kernel_work = attn_block_forward_work(s);
+    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
+                                  + (double) m * hv + 2.0 * n * m * h
+                                  + (double) n * hv + 3.0 * n * d
+                                  + (cross ? (double) m * s->d_src : 0.0))
+                   + (double) kernel_work);
+    const attn_int part_dims[BLOCK_PARTS][4] = {
+        { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
+        { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
+    double *buf[BLOCK_PARTS];
+    size_t numel[BLOCK_PARTS], in_work = 0;
+    for (int i = 0; i < BLOCK_PARTS; i++) {
+        const int nd = i == P_SCORES || i == P_WEIGHTS ? 4 : 3;
+        numel[i] = 1;
+        for (int k = 0; k < nd; k++)
+            numel[i] *= (size_t) part_dims[i][k];
+        parts[i] = NULL;
+        if (want_trace && !(lean && (i == P_SCORES || i == P_DELTA))) {
+            parts[i] = gw_new_double(nd, part_dims[i]);
+            buf[i] = mxGetDoubles(parts[i]);
+        } else if (i != P_SCORES)
+            in_work += numel[i];
+    }
+    double *work = gw_workspace(kernel_work + in_work);
+    double *next = work + kernel_work;
+    for (int i = 0; i < BLOCK_PARTS; i++)
+        if (parts[i] == NULL && i != P_SCORES) {
+            buf[i] = next;
+            next += numel[i];
+        }
+    if (parts[P_SCORES] == NULL)
+        buf[P_SCORES] = buf[P_WEIGHTS];
+    *Y = gw_new_double(3, part_dims[P_DELTA]);
+    const attn_trace tr = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
+                            buf[6], mxGetDoubles(*Y) };
+    *t = tr;
+    return work;
+}
+
 void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                       int nrhs, const mxArray *prhs[])
 {
@@ -605,56 +664,14 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
 
     const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
     const attn_int hk = h * s.dk, hv = h * s.dv, d = s.d;
-    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
-                                  + (double) m * hv + 2.0 * n * m * h
-                                  + (double) n * hv + 3.0 * n * d
-                                  + (cross ? (double) m * s.d_src : 0.0))
-                   + (double) attn_block_forward_work(&s));
-
-    /* The trace arrays, in the order of attn_trace.  Those T does not
-     * return live in the workspace, after the kernel's own part, and the
-     * scores share the weights' array when T has no scores (the softmax
-     * then runs in place). */
-    enum { PARTS = 7, SCORES = 3, WEIGHTS = 4, DELTA = 6 };
-    static const char *part_names[PARTS] = {
-        "Q", "K", "V", "scores", "A", "message", "delta" };
-    const attn_int part_dims[PARTS][4] = {
-        { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
-        { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
     const int want_trace = nlhs > 1;
-    int in_T[PARTS];
-    mxArray *parts[PARTS] = { NULL };
-    double *buf[PARTS];
-    size_t numel[PARTS], in_work = 0;
-    for (int i = 0; i < PARTS; i++) {
-        const int nd = i == SCORES || i == WEIGHTS ? 4 : 3;
-        numel[i] = 1;
-        for (int k = 0; k < nd; k++)
-            numel[i] *= (size_t) part_dims[i][k];
-        in_T[i] = want_trace && !(lean && (i == SCORES || i == DELTA));
-        if (in_T[i]) {
-            parts[i] = gw_new_double(nd, part_dims[i]);
-            buf[i] = mxGetDoubles(parts[i]);
-        } else if (i != SCORES)
-            in_work += numel[i];
-    }
-    const size_t kernel_work = attn_block_forward_work(&s);
-    double *work = gw_workspace(kernel_work + in_work);
-    double *next = work + kernel_work;
-    for (int i = 0; i < PARTS; i++)
-        if (!in_T[i] && i != SCORES) {
-            buf[i] = next;
-            next += numel[i];
-        }
-    if (!in_T[SCORES])
-        buf[SCORES] = buf[WEIGHTS];
+    mxArray *parts[BLOCK_PARTS] = { NULL }, *Y;
+    attn_trace t;
+    double *work = block_memory(&s, cross, want_trace, lean, parts, &Y, &t);
     if (s.past > 0) {
-        put_past(s.past, m, hk, Bt, past_K, buf[1]);
-        put_past(s.past, m, hv, Bt, past_V, buf[2]);
+        put_past(s.past, m, hk, Bt, past_K, t.K);
+        put_past(s.past, m, hv, Bt, past_V, t.V);
     }
-    mxArray *Y = gw_new_double(3, part_dims[6]);
-    attn_trace t = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6],
-                     mxGetDoubles(Y) };
 
     const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
                                           work);
@@ -675,8 +692,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     if (cross)
         fields[nf++] = "E";
     fields[nf++] = "key_allow";
-    for (int i = 0; i < PARTS; i++)
-        if (in_T[i])
+    for (int i = 0; i < BLOCK_PARTS; i++)
+        if (parts[i] != NULL)
             fields[nf++] = part_names[i];
     if (!lean)
         fields[nf++] = "out";
@@ -689,8 +706,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     mxSetField(T, 0, "key_allow",
                has_mask ? gw_copy(mask_arg, &dmask)
                         : mxCreateLogicalMatrix(0, 0));
-    for (int i = 0; i < PARTS; i++)
-        if (in_T[i])
+    for (int i = 0; i < BLOCK_PARTS; i++)
+        if (parts[i] != NULL)
             mxSetField(T, 0, part_names[i], parts[i]);
     if (!lean) {
         const gw_dims y_dims = { 3, { n, d, Bt, 1, 1, 1, 1, 1 } };
