@@ -811,3 +811,37 @@ void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
             }
     }
 }
+
+/* ---- optimiser steps ---------------------------------------------------- */
+
+void attn_sgd_step(attn_int n, const double *w, const double *g, double lr,
+                   double *w_out)
+{
+    const double step = -lr;
+    for (attn_int i = 0; i < n; i++)
+        w_out[i] = w[i] + step * g[i];
+}
+
+attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
+                             double epsilon, double t)
+{
+    attn_adam_hyper h = { lr, beta1, beta2, epsilon, 1.0 - pow(beta1, t),
+                          1.0 - pow(beta2, t) };
+    return h;
+}
+
+void attn_adam_step(attn_int n, const double *w, const double *mo,
+                    const double *ve, const double *g,
+                    const attn_adam_hyper *h, double *w_out, double *mo_out,
+                    double *ve_out)
+{
+    const double c1 = 1.0 - h->beta1, c2 = 1.0 - h->beta2, step = -h->lr;
+    for (attn_int i = 0; i < n; i++) {
+        const double m = h->beta1 * mo[i] + c1 * g[i];
+        const double v = h->beta2 * ve[i] + c2 * (g[i] * g[i]);
+        mo_out[i] = m;
+        ve_out[i] = v;
+        w_out[i] = w[i] + (step * (m / h->bias1))
+                              / (sqrt(v / h->bias2) + h->epsilon);
+    }
+}

@@ -141,8 +141,6 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
                          const attn_trace *t, const double *dY,
                          attn_grads *g, double *work);
 
-#endif
-
 /* ---- rows times a matrix (attn_rows) ------------------------------------ */
 
 /* Workspace, in doubles, for attn_rows_forward / attn_rows_backward. */
@@ -187,3 +185,33 @@ void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
                              const double *sigma, const double *gain,
                              double *dX, double *dgain, double *dbias,
                              double *work);
+
+/* ---- optimiser steps (attn_step) ---------------------------------------- */
+
+/* One SGD step on n parameters: w_out[i] = w[i] + (-lr) * g[i] (the
+ * spelling of attn_sgd's w + (-lr*g), so bit for bit the same).
+ *   w, g, w_out  n doubles (w_out may be w) */
+void attn_sgd_step(attn_int n, const double *w, const double *g, double lr,
+                   double *w_out);
+
+/* Adam's hyperparameters at step t (t >= 1): bias1 = 1 - beta1^t,
+ * bias2 = 1 - beta2^t. */
+typedef struct {
+    double lr, beta1, beta2, epsilon;
+    double bias1, bias2;
+} attn_adam_hyper;
+
+attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
+                             double epsilon, double t);
+
+/* One Adam step on n parameters, in the order of operations of attn_adam's
+ * formula: m = b1*m + (1-b1)*g, v = b2*v + (1-b2)*g.^2,
+ * w += (-lr * m/bias1) ./ (sqrt (v/bias2) + epsilon).
+ *   w, mo, ve, g            n doubles in (the moments before the step)
+ *   w_out, mo_out, ve_out   n doubles out (each may be its input) */
+void attn_adam_step(attn_int n, const double *w, const double *mo,
+                    const double *ve, const double *g,
+                    const attn_adam_hyper *h, double *w_out, double *mo_out,
+                    double *ve_out);
+
+#endif
