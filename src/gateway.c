@@ -79,8 +79,8 @@ void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out)
                           max_out, nlhs);
 }
 
-const double *gw_double(const mxArray *a, const char *name, int max_ndims,
-                        gw_dims *dims)
+const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
+                          gw_dims *dims)
 {
     if (!mxIsDouble(a) || mxIsComplex(a) || mxIsSparse(a)) {
         char got[160];
@@ -92,6 +92,13 @@ const double *gw_double(const mxArray *a, const char *name, int max_ndims,
      * an input when its data is fetched afterwards. */
     const double *p = mxGetDoubles(a);
     read_dims(a, name, max_ndims, dims);
+    return p;
+}
+
+const double *gw_double(const mxArray *a, const char *name, int max_ndims,
+                        gw_dims *dims)
+{
+    const double *p = gw_rows_arg(a, name, max_ndims, dims);
     const size_t numel = mxGetNumberOfElements(a);
     for (size_t i = 0; i < numel; i++)
         if (!isfinite(p[i]))
@@ -342,19 +349,6 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
 
 /* ---- the row-wise maps ------------------------------------------------- */
 
-const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
-                          gw_dims *dims)
-{
-    if (!mxIsDouble(a) || mxIsComplex(a) || mxIsSparse(a)) {
-        char got[160];
-        mexErrMsgIdAndTxt("attention:type",
-                          "%s must be a real full double array; got %s",
-                          name, describe(a, got, sizeof got));
-    }
-    const double *p = mxGetDoubles(a);  /* data before dimensions */
-    read_dims(a, name, max_ndims, dims);
-    return p;
-}
 
 const double *gw_width_row(const mxArray *a, const char *name, attn_int d)
 {

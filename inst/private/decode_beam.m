@@ -10,31 +10,20 @@
 function [D, st] = decode_beam (m, st, width)
   D = decode_done ();
   ndone = zeros (size (st.n0));
-  eos = m.tgt_vocab.eos;
   for s = 1:max (st.n0 + st.limit)
     ended = s - st.n0 >= st.limit | ndone >= width;   # per sentence
-    out = ended(st.sent);
-    if (any (out))
-      D = decode_done (D, st, find (out), [], st.logp(out));
-      st = decode_keep (st, find (! out));
-      if (isempty (st.sent))
-        break;
-      endif
+    [D, st] = decode_done (D, st, [], st.logp, ended(st.sent));
+    if (isempty (st.sent))
+      break;
     endif
     gen = s >= st.n0(st.sent);
     [st, P] = decode_step (m, st, gen);
     [from, token, logp] = candidates (P, st.logp, st.sent, gen, width);
     read = ! gen(from);                       # pass on with the prompt's next id
     token(read) = cellfun (@(f) f(s+1), st.fed(st.sent(from(read))));
-    ends = ! read & token == eos;
-    D = decode_done (D, st, from(ends), token(ends), logp(ends));
+    ends = ! read & token == m.tgt_vocab.eos;
     ndone += accumarray (st.sent(from(ends)), 1, size (ndone));
-    st = decode_keep (st, from(! ends));
-    if (isempty (st.sent))
-      break;
-    endif
-    st.ids(s+1,:) = token(! ends);
-    st.logp = logp(! ends);
+    [D, st] = decode_done (D, st, token, logp, ends, from);
   endfor
 endfunction
 

@@ -9,15 +9,11 @@
 ## state at the end (its counts).
 function [D, st] = decode_greedy (m, st, pick)
   D = decode_done ();
-  eos = m.tgt_vocab.eos;
   for s = 1:max (st.n0 + st.limit)
     full = s - st.n0(st.sent) >= st.limit(st.sent);   # written all they may
-    if (any (full))
-      D = decode_done (D, st, find (full), [], st.logp(full));
-      st = decode_keep (st, find (! full));
-      if (isempty (st.sent))
-        break;
-      endif
+    [D, st] = decode_done (D, st, [], st.logp, full);
+    if (isempty (st.sent))
+      break;
     endif
     gen = s >= st.n0(st.sent);                 # the others still read their prompt
     [st, P] = decode_step (m, st, gen);
@@ -26,14 +22,7 @@ function [D, st] = decode_greedy (m, st, pick)
     token(! gen) = cellfun (@(f) f(s+1), st.fed(st.sent(! gen)));
     logp = st.logp;
     logp(gen) += log (P(sub2ind (size (P), find (gen), token(gen))));
-    ends = gen & token == eos;
-    D = decode_done (D, st, find (ends), token(ends), logp(ends));
-    st = decode_keep (st, find (! ends));
-    if (isempty (st.sent))
-      break;
-    endif
-    st.ids(s+1,:) = token(! ends);
-    st.logp = logp(! ends);
+    [D, st] = decode_done (D, st, token, logp, gen & token == m.tgt_vocab.eos);
   endfor
 endfunction
 
