@@ -23,12 +23,6 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     attn_layernorm_forward(n, d, P, X, gain, bias, mxGetScalar(prhs[3]),
                            mxGetDoubles(Y), mxGetDoubles(mu),
                            mxGetDoubles(sigma), mxGetDoubles(xhat));
-    plhs[0] = Y;
-    mxArray *rest[3] = { mu, sigma, xhat };
-    for (int k = 0; k < 3; k++) {
-        if (k + 1 < nlhs)
-            plhs[k + 1] = rest[k];
-        else
-            mxDestroyArray(rest[k]);
-    }
+    mxArray *results[4] = { Y, mu, sigma, xhat };
+    gw_return(nlhs, plhs, 4, results);
 }

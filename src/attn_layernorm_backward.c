@@ -24,7 +24,6 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     attn_layernorm_backward(n, d, P, dY, xhat, sigma, gain, mxGetDoubles(dX),
                             mxGetDoubles(dgain), mxGetDoubles(dbias), work);
     mxFree(work);
-    plhs[0] = dX;
-    plhs[1] = dgain;
-    plhs[2] = dbias;
+    mxArray *results[3] = { dX, dgain, dbias };
+    gw_return(nlhs, plhs, 3, results);
 }

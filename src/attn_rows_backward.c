@@ -23,7 +23,6 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     attn_rows_backward(n, a, c, P, dY, X, W, mxGetDoubles(dXa),
                        mxGetDoubles(dWa), mxGetDoubles(dba), work);
     mxFree(work);
-    plhs[0] = dXa;
-    plhs[1] = dWa;
-    plhs[2] = dba;
+    mxArray *results[3] = { dXa, dWa, dba };
+    gw_return(nlhs, plhs, 3, results);
 }

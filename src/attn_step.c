@@ -257,6 +257,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                           "G must be a scalar struct of gradients");
     step_state st;
     memset(&st, 0, sizeof st);
+    mxArray *results[3];   /* m, then Adam's mom and vel */
     st.lr = scalar_arg(prhs[2], "lr");
     if (nrhs == 9) {
         st.adam = 1;
@@ -276,11 +277,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                               "mom and vel must both be [] or both hold "
                               "the moments");
         gw_fits_memory(2.0 * (double) st.total);
-        plhs[1] = gw_new_double(2, (attn_int[]) { st.total, 1 });
-        plhs[2] = gw_new_double(2, (attn_int[]) { st.total, 1 });
-        st.mo_out = mxGetDoubles(plhs[1]);
-        st.ve_out = mxGetDoubles(plhs[2]);
+        results[1] = gw_new_double(2, (attn_int[]) { st.total, 1 });
+        results[2] = gw_new_double(2, (attn_int[]) { st.total, 1 });
+        st.mo_out = mxGetDoubles(results[1]);
+        st.ve_out = mxGetDoubles(results[2]);
     }
     char path[PATH_LEN] = "";
-    plhs[0] = step_struct(m, G, path, &st);
+    results[0] = step_struct(m, G, path, &st);
+    gw_return(nlhs, plhs, st.adam ? 3 : 1, results);
 }

@@ -347,6 +347,16 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
     gw_fits_blas("dv", op->dv);
 }
 
+void gw_return(int nlhs, mxArray *plhs[], int n, mxArray *results[])
+{
+    for (int k = 0; k < n; k++) {
+        if (k < nlhs || k == 0)
+            plhs[k] = results[k];
+        else
+            mxDestroyArray(results[k]);
+    }
+}
+
 /* ---- the row-wise maps ------------------------------------------------- */
 
 

@@ -90,6 +90,10 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
 /* dims of an n x cols array with the pages of op: a result of attn_sdpa. */
 gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols);
 
+/* Returns the first max(nlhs, 1) of the n results (Octave gives plhs room
+ * for those only) and destroys the others. */
+void gw_return(int nlhs, mxArray *plhs[], int n, mxArray *results[]);
+
 /* ---- the row-wise maps (attn_rows, attn_layernorm and their backward) */
 
 /* A real full double array of at most max_ndims dimensions, any values
