@@ -374,14 +374,23 @@ static void stack_rows(attn_int n, attn_int cols, attn_int batch,
                    (size_t) n * sizeof(double));
 }
 
+/* Rows first .. first+n-1 of X (rows_x x cols x batch) = P (n*batch x
+ * cols): the inverse of stack_rows when first = 0 and rows_x = n. */
+static void unstack_rows_at(attn_int n, attn_int cols, attn_int batch,
+                            const double *P, double *X, attn_int rows_x,
+                            attn_int first)
+{
+    for (attn_int b = 0; b < batch; b++)
+        for (attn_int c = 0; c < cols; c++)
+            memcpy(X + (b * cols + c) * rows_x + first,
+                   P + b * n + c * n * batch, (size_t) n * sizeof(double));
+}
+
 /* X (n x cols x batch) = P (n*batch x cols), the inverse of stack_rows. */
 static void unstack_rows(attn_int n, attn_int cols, attn_int batch,
                          const double *P, double *X)
 {
-    for (attn_int b = 0; b < batch; b++)
-        for (attn_int c = 0; c < cols; c++)
-            memcpy(X + (b * cols + c) * n, P + b * n + c * n * batch,
-                   (size_t) n * sizeof(double));
+    unstack_rows_at(n, cols, batch, P, X, n, 0);
 }
 
 /* Y (rows x cols x items) = the items of X_s (rows*items x inner, stacked)
@@ -399,6 +408,23 @@ static void rows_times(attn_int rows, attn_int cols, attn_int inner,
         unstack_rows(rows, cols, items, P, Y);
 }
 
+/* The same for keys and values after `past` given rows: rows past ..
+ * past+rows-1 of each item of Y ((past+rows) x cols x items) = the items
+ * of X_s times W; the first past rows are left as they are. */
+static void rows_times_after(attn_int past, attn_int rows, attn_int cols,
+                             attn_int inner, attn_int items,
+                             const double *X_s, const double *W,
+                             double *buf, double *Y)
+{
+    if (past == 0) {
+        rows_times(rows, cols, inner, items, X_s, W, buf, Y);
+        return;
+    }
+    gemm('N', 'N', rows * items, cols, inner, 1.0, X_s, rows * items, W,
+         inner, 0.0, buf, rows * items);
+    unstack_rows_at(rows, cols, items, buf, Y, past + rows, past);
+}
+
 static attn_int max3(attn_int a, attn_int b, attn_int c)
 {
     attn_int x = a > b ? a : b;
@@ -409,14 +435,16 @@ size_t attn_block_forward_work(const attn_shape *s)
 {
     const size_t items = (size_t) batch_items(s);
     const size_t sdpa = attn_sdpa_forward_work(s->n, s->m);
-    if (items <= 1)
-        return sdpa;
-    const size_t nB = (size_t) s->n * items, mB = (size_t) s->m * items;
-    const size_t rows = nB > mB ? nB : mB;
-    /* stacked X_q, X_kv; one projection at a time; delta */
-    return nB * (size_t) s->d + mB * (size_t) s->d_src
-           + rows * (size_t) max3(s->heads * s->dk, s->heads * s->dv, 1)
-           + nB * (size_t) s->d + sdpa;
+    const size_t nB = (size_t) s->n * items;
+    const size_t kB = (size_t) (s->m - s->past) * items;  /* new key rows */
+    const size_t rows = nB > kB ? nB : kB;
+    size_t work = sdpa;
+    if (items > 1)   /* stacked X_q, X_kv; delta */
+        work += nB * (size_t) s->d + kB * (size_t) s->d_src
+                + nB * (size_t) s->d;
+    if (items > 1 || s->past > 0)   /* one projection at a time */
+        work += rows * (size_t) max3(s->heads * s->dk, s->heads * s->dv, 1);
+    return work;
 }
 
 int attn_block_forward(const attn_shape *s, const attn_weights *w,
@@ -427,7 +455,9 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
     const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
     const attn_int dk = s->dk, dv = s->dv, h = s->heads, hk = h * dk;
     const attn_int hv = h * dv, items = batch_items(s);
+    const attn_int past = s->past, mk = m - past;   /* key rows of Xkv */
     const attn_int nB = n * items, mB = m * items;  /* stacked rows */
+    const attn_int kB = mk * items;
     const int stacked = items > 1, self = Xkv == Xq;
     int status = ATTN_OK;
     if (items == 0)
@@ -435,28 +465,36 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
 
     /* Stacked operands (one item: the arrays themselves). */
     double *Xq_s = NULL, *Xkv_s = NULL, *proj = NULL, *delta_s = NULL;
-    double *sdpa_work = work;
+    double *next = work;
     const double *X_q = Xq, *X_kv = Xkv;
     if (stacked) {
-        Xq_s = work;                                /* nB x d            */
-        Xkv_s = Xq_s + nB * d;                      /* mB x d_src        */
-        proj = Xkv_s + mB * d_src;                  /* nB|mB x hk|hv     */
-        delta_s = proj + (nB > mB ? nB : mB) * max3(hk, hv, 1);  /* nB x d */
-        sdpa_work = delta_s + nB * d;
+        Xq_s = next;                                /* nB x d            */
+        Xkv_s = Xq_s + nB * d;                      /* kB x d_src        */
+        next = Xkv_s + kB * d_src;
+    }
+    if (stacked || past > 0) {
+        proj = next;                                /* nB|kB x hk|hv     */
+        next = proj + (nB > kB ? nB : kB) * max3(hk, hv, 1);
+    }
+    if (stacked) {
+        delta_s = next;                             /* nB x d            */
+        next = delta_s + nB * d;
         stack_rows(n, d, items, Xq, Xq_s);
         X_q = Xq_s;
         if (self)
             X_kv = Xq_s;
         else {
-            stack_rows(m, d_src, items, Xkv, Xkv_s);
+            stack_rows(mk, d_src, items, Xkv, Xkv_s);
             X_kv = Xkv_s;
         }
     }
+    double *sdpa_work = next;
 
-    /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V over every row at once */
+    /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V over every row at once (K
+     * and V after the past rows given) */
     rows_times(n, hk, d, items, X_q, w->W_Q, proj, t->Q);
-    rows_times(m, hk, d_src, items, X_kv, w->W_K, proj, t->K);
-    rows_times(m, hv, d_src, items, X_kv, w->W_V, proj, t->V);
+    rows_times_after(past, mk, hk, d_src, items, X_kv, w->W_K, proj, t->K);
+    rows_times_after(past, mk, hv, d_src, items, X_kv, w->W_V, proj, t->V);
     if (!all_finite(nB, hk, t->Q, nB) || !all_finite(mB, hk, t->K, mB)
         || !all_finite(mB, hv, t->V, mB))
         status = ATTN_ERR_OVERFLOW;
@@ -771,5 +809,39 @@ void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
                 const double g = dy[i + k * n] * gain[k];
                 dx[i + k * n] = (g - s1[i] - xh[i + k * n] * s2[i]) / sg[i];
             }
+    }
+}
+
+/* ---- optimiser steps ---------------------------------------------------- */
+
+void attn_sgd_step(attn_int n, const double *w, const double *g, double lr,
+                   double *w_out)
+{
+    const double step = -lr;
+    for (attn_int i = 0; i < n; i++)
+        w_out[i] = w[i] + step * g[i];
+}
+
+attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
+                             double epsilon, double t)
+{
+    attn_adam_hyper h = { lr, beta1, beta2, epsilon, 1.0 - pow(beta1, t),
+                          1.0 - pow(beta2, t) };
+    return h;
+}
+
+void attn_adam_step(attn_int n, const double *w, const double *mo,
+                    const double *ve, const double *g,
+                    const attn_adam_hyper *h, double *w_out, double *mo_out,
+                    double *ve_out)
+{
+    const double c1 = 1.0 - h->beta1, c2 = 1.0 - h->beta2, step = -h->lr;
+    for (attn_int i = 0; i < n; i++) {
+        const double m = h->beta1 * mo[i] + c1 * g[i];
+        const double v = h->beta2 * ve[i] + c2 * (g[i] * g[i]);
+        mo_out[i] = m;
+        ve_out[i] = v;
+        w_out[i] = w[i] + (step * (m / h->bias1))
+                              / (sqrt(v / h->bias2) + h->epsilon);
     }
 }

@@ -82,6 +82,8 @@ typedef struct {
     attn_int heads;
     attn_int batch;
     int causal;      /* masked decoder self-attention */
+    attn_int past;   /* key/value rows given before Xkv's (a K/V cache);
+                        0 in a whole pass */
 } attn_shape;
 
 typedef struct {
@@ -110,8 +112,12 @@ typedef struct {
 
 size_t attn_block_forward_work(const attn_shape *s);
 
-/* Xq n x d x batch (queries), Xkv m x d_src x batch (keys, values; Xq for
- * self-attention), key_allow m x batch or NULL.  Fills every field of t;
+/* Xq n x d x batch (queries), Xkv (m - past) x d_src x batch (keys,
+ * values; Xq for self-attention), key_allow m x batch or NULL.  With
+ * past > 0 the caller has put the keys and values of the rows before Xkv's
+ * (a K/V cache) in the first past rows of each item of t->K and t->V, and
+ * the new rows go after them (with causal, query i of n then reads keys
+ * j <= past + i).  Fills every other field of t;
  * t->scores may equal t->A (the weights then overwrite the scores in
  * place, every other result unchanged: the lean trace).  The projections
  * and the output product each run once over all n*batch (m*batch) rows,
@@ -134,8 +140,6 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
                          const double *Xq, const double *Xkv,
                          const attn_trace *t, const double *dY,
                          attn_grads *g, double *work);
-
-#endif
 
 /* ---- rows times a matrix (attn_rows) ------------------------------------ */
 
@@ -181,3 +185,33 @@ void attn_layernorm_backward(attn_int n, attn_int d, attn_int pages,
                              const double *sigma, const double *gain,
                              double *dX, double *dgain, double *dbias,
                              double *work);
+
+/* ---- optimiser steps (attn_step) ---------------------------------------- */
+
+/* One SGD step on n parameters: w_out[i] = w[i] + (-lr) * g[i] (the
+ * spelling of attn_sgd's w + (-lr*g), so bit for bit the same).
+ *   w, g, w_out  n doubles (w_out may be w) */
+void attn_sgd_step(attn_int n, const double *w, const double *g, double lr,
+                   double *w_out);
+
+/* Adam's hyperparameters at step t (t >= 1): bias1 = 1 - beta1^t,
+ * bias2 = 1 - beta2^t. */
+typedef struct {
+    double lr, beta1, beta2, epsilon;
+    double bias1, bias2;
+} attn_adam_hyper;
+
+attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
+                             double epsilon, double t);
+
+/* One Adam step on n parameters, in the order of operations of attn_adam's
+ * formula: m = b1*m + (1-b1)*g, v = b2*v + (1-b2)*g.^2,
+ * w += (-lr * m/bias1) ./ (sqrt (v/bias2) + epsilon).
+ *   w, mo, ve, g            n doubles in (the moments before the step)
+ *   w_out, mo_out, ve_out   n doubles out (each may be its input) */
+void attn_adam_step(attn_int n, const double *w, const double *mo,
+                    const double *ve, const double *g,
+                    const attn_adam_hyper *h, double *w_out, double *mo_out,
+                    double *ve_out);
+
+#endif

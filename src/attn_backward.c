@@ -112,6 +112,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     s.m = dkv.dim[0];
     s.batch = dq.dim[2];
     s.causal = strcmp(kind, "masked") == 0;
+    s.past = 0;
     gw_fits_blas("n", s.n);
     gw_fits_blas("m", s.m);
     const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;

@@ -3,8 +3,9 @@
 ## @deftypefnx {} {@var{Y} =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@dots{})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow}, @var{mode})
-## Cross-attention block: decoder rows read the source. Cross-attention
-## block: the decoder's rows ask, the encoded source answers.
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_cross (@var{D}, @var{E}, @var{B}, @var{key_allow}, @var{mode}, @var{cache})
+## Cross-attention block: decoder rows read the source.  The decoder's
+## rows ask, the encoded source answers.
 ##
 ## Queries come from the decoder rows @var{D}, keys and values from the
 ## encoder's output @var{E} (the "memory", computed once per source
@@ -66,6 +67,15 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{D + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{cache} (after @var{mode}; @code{[]} for none) holds keys and values
+## already computed: a struct with @code{K} (t×h·dk×Bt) and @code{V}
+## (t×h·dv×Bt), e.g.@: the trace @var{T} of an earlier call.  The rows of
+## @var{E} (m×d_src×Bt, m may be 0) add their keys and values after them,
+## @var{key_allow} (if given) is (t+m)×Bt.  A decoder computes the keys and
+## values of the encoded source once and passes them at every later step
+## with an @var{E} of no rows.  Such a trace is not one @code{attn_backward}
+## differentiates.
+##
 ## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
 ## trace: @qcode{"full"} (the default) returns every field above;
 ## @qcode{"lean"} returns only what @code{attn_backward} reads
@@ -91,7 +101,8 @@
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
 ## @code{attention:overflow} (a score or a result beyond the double range:
-## Inf or NaN from finite inputs); @code{attention:option} (@var{mode} not
+## Inf or NaN from finite inputs); @code{attention:type} (@var{cache} not []
+## or a struct); @code{attention:option} (@var{mode} not
 ## @qcode{"full"} or @qcode{"lean"}); @code{attention:toolarge} (sizes beyond
 ## what BLAS addresses, or more memory than the machine has).
 ##
@@ -152,3 +163,18 @@
 
 %!error <E is 2x5 and B.W_K has 2 rows: tokens are rows> attn_cross (randn (3, 4), randn (2, 5), struct ("W_Q", randn (4, 2), "W_K", randn (2, 2), "W_V", randn (2, 3), "W_O", randn (3, 4), "heads", 1))
 %!error id=attention:size attn_cross (randn (3, 4, 2), randn (5, 2, 3), struct ("W_Q", randn (4, 2), "W_K", randn (2, 2), "W_V", randn (2, 3), "W_O", randn (3, 4), "heads", 1))
+
+%!test
+%! ## keys and values given: the rows of the pass that computes them itself
+%! randn ("state", 3);
+%! D = randn (2, 4, 3);  E = randn (5, 3, 3);  allow = true (5, 3);  allow(4:5,2) = false;
+%! B = struct ("W_Q", randn (4, 6), "W_K", randn (3, 6), "W_V", randn (3, 4),
+%!             "W_O", randn (4, 4), "heads", 2);
+%! [Y, T] = attn_cross (D, E, B, allow);
+%! [Yc, Tc] = attn_cross (D, E(1:0,:,:), B, allow, "lean", T);
+%! assert (isequal (Yc, Y) && isequal (Tc.A, T.A) && isequal (Tc.K, T.K));
+%! [Y2, T2] = attn_cross (D, E(3:5,:,:), B, allow, "full", struct ("K", T.K(1:2,:,:), "V", T.V(1:2,:,:)));
+%! assert (Y2, Y, 1e-14);
+%! assert (T2.K, T.K, 1e-15);
+
+%!error <cache.V must be> attn_cross (1, 1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", struct ("K", 1, "V", ones (2, 1)))

@@ -3,8 +3,9 @@
 ## @deftypefnx {} {@var{Y} =} attn_masked (@var{X}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@dots{})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@var{X}, @var{B}, @var{key_allow}, @var{mode})
-## Masked (causal) decoder self-attention block. Masked (causal) decoder
-## self-attention block: token i reads tokens j <= i only.
+## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_masked (@var{X}, @var{B}, @var{key_allow}, @var{mode}, @var{cache})
+## Masked (causal) decoder self-attention block.  Token i reads tokens
+## j <= i only.
 ##
 ## The same operation as @code{attn_self}, with a causal mask: while the
 ## decoder writes, a target word may look at the words already written but
@@ -65,6 +66,16 @@
 ## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
 ## @end multitable
 ##
+## @var{cache} (after @var{mode}; @code{[]} for none) makes the call one
+## step of a decoder that writes a row at a time: a struct with @code{K}
+## (t×h·dk×Bt) and @code{V} (t×h·dv×Bt), the keys and values of t earlier
+## rows (the trace @var{T} of the call before will do).  @var{X} then holds
+## the rows t+1 @dots{} t+n: their keys and values are appended to the
+## cache (@code{T.K}, @code{T.V} are (t+n)×@dots{}), row i reads keys
+## j <= t+i, and @var{key_allow} (if given) is (t+n)×Bt.  The rows are
+## those of the whole pass on all t+n rows.  Such a trace is not one
+## @code{attn_backward} differentiates.
+##
 ## @var{mode} (after @var{key_allow}, which may be @code{[]}) chooses the
 ## trace: @qcode{"full"} (the default) returns every field above;
 ## @qcode{"lean"} returns only what @code{attn_backward} reads
@@ -89,6 +100,7 @@
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the double range: Inf or NaN from finite inputs);
+## @code{attention:type} (@var{cache} not [] or a struct);
 ## @code{attention:option} (@var{mode} not @qcode{"full"} or
 ## @qcode{"lean"}); @code{attention:toolarge} (sizes beyond what BLAS
 ## addresses, or more memory than the machine has).
@@ -150,3 +162,24 @@
 
 %!error <tokens are rows> attn_masked (randn (2, 3), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))
 %!error id=attention:nargout [a, b, c] = attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1))
+
+%!test
+%! ## a row at a time with the K/V cache gives the rows of the whole pass
+%! randn ("state", 2);
+%! X = randn (5, 4, 3);
+%! B = struct ("W_Q", randn (4, 6), "W_K", randn (4, 6), "W_V", randn (4, 4),
+%!             "W_O", randn (4, 4), "heads", 2);
+%! [Y, T] = attn_masked (X, B);
+%! [y, C] = attn_masked (X(1,:,:), B, [], "lean");
+%! for i = 2:5
+%!   [y(i,:,:), C] = attn_masked (X(i,:,:), B, [], "lean", C);
+%! endfor
+%! assert (y, Y, 1e-14);
+%! assert (C.K, T.K, 1e-15);
+%! assert (C.A, T.A(5,:,:,:), 1e-15);
+%! [y2, C2] = attn_masked (X(4:5,:,:), B, [], "full", struct ("K", T.K(1:3,:,:), "V", T.V(1:3,:,:)));
+%! assert (y2, Y(4:5,:,:), 1e-14);
+%! assert (C2.A, T.A(4:5,:,:,:), 1e-15);
+
+%!error id=attention:type attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", 3)
+%!error <cache.K must be> attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", struct ("K", ones (1, 2), "V", 1))

@@ -11,48 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- the arithmetic: plain arrays, no mxArray ---------------------- */
-
-/* w_out[i] = w[i] + (-lr) * g[i]  (n doubles each; the spelling of
- * attn_sgd's w + (-lr*g), so bit for bit the same) */
-static void sgd_update(attn_int n, const double *w, const double *g,
-                       double lr, double *w_out)
-{
-    const double step = -lr;
-    for (attn_int i = 0; i < n; i++)
-        w_out[i] = w[i] + step * g[i];
-}
-
-typedef struct {
-    double lr, beta1, beta2, epsilon;
-    double bias1, bias2;   /* 1 - beta1^t, 1 - beta2^t */
-} adam_hyper;
-
-/* One Adam step on n parameters, in the order of operations of
- * attn_adam's formula: m = b1*m + (1-b1)*g, v = b2*v + (1-b2)*g.^2,
- * w += (-lr * m/bias1) ./ (sqrt (v/bias2) + epsilon).  w, mo, ve, g: n
- * doubles in; w_out, mo_out, ve_out: n doubles out. */
-static void adam_update(attn_int n, const double *w, const double *mo,
-                        const double *ve, const double *g,
-                        const adam_hyper *h, double *w_out, double *mo_out,
-                        double *ve_out)
-{
-    const double c1 = 1.0 - h->beta1, c2 = 1.0 - h->beta2, step = -h->lr;
-    for (attn_int i = 0; i < n; i++) {
-        const double m = h->beta1 * mo[i] + c1 * g[i];
-        const double v = h->beta2 * ve[i] + c2 * (g[i] * g[i]);
-        mo_out[i] = m;
-        ve_out[i] = v;
-        w_out[i] = w[i] + (step * (m / h->bias1))
-                              / (sqrt(v / h->bias2) + h->epsilon);
-    }
-}
+/* The arithmetic is the core's: attn_sgd_step and attn_adam_step. */
 
 /* ---- the walk over m and G ----------------------------------------- */
 
 typedef struct {
     int adam;
-    adam_hyper h;
+    attn_adam_hyper h;
     double lr;
     const double *mo, *ve;   /* total doubles each, NULL for zeros */
     double *mo_out, *ve_out; /* total doubles each */
@@ -156,7 +121,7 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
     if (n == 0)
         return out;
     if (!st->adam) {
-        sgd_update(n, wd, gd, st->lr, mxGetDoubles(out));
+        attn_sgd_step(n, wd, gd, st->lr, mxGetDoubles(out));
         return out;
     }
     if (st->at + n > st->total)
@@ -167,13 +132,13 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
         /* first step: the moments start at zero */
         memset(st->mo_out + st->at, 0, (size_t) n * sizeof(double));
         memset(st->ve_out + st->at, 0, (size_t) n * sizeof(double));
-        adam_update(n, wd, st->mo_out + st->at, st->ve_out + st->at, gd,
-                    &st->h, mxGetDoubles(out), st->mo_out + st->at,
-                    st->ve_out + st->at);
+        attn_adam_step(n, wd, st->mo_out + st->at, st->ve_out + st->at, gd,
+                       &st->h, mxGetDoubles(out), st->mo_out + st->at,
+                       st->ve_out + st->at);
     } else {
-        adam_update(n, wd, st->mo + st->at, st->ve + st->at, gd, &st->h,
-                    mxGetDoubles(out), st->mo_out + st->at,
-                    st->ve_out + st->at);
+        attn_adam_step(n, wd, st->mo + st->at, st->ve + st->at, gd, &st->h,
+                       mxGetDoubles(out), st->mo_out + st->at,
+                       st->ve_out + st->at);
     }
     st->at += n;
     return out;
@@ -292,19 +257,18 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                           "G must be a scalar struct of gradients");
     step_state st;
     memset(&st, 0, sizeof st);
+    mxArray *results[3];   /* m, then Adam's mom and vel */
     st.lr = scalar_arg(prhs[2], "lr");
     if (nrhs == 9) {
         st.adam = 1;
-        st.h.lr = st.lr;
-        st.h.beta1 = scalar_arg(prhs[5], "beta1");
-        st.h.beta2 = scalar_arg(prhs[6], "beta2");
-        st.h.epsilon = scalar_arg(prhs[7], "epsilon");
+        const double beta1 = scalar_arg(prhs[5], "beta1");
+        const double beta2 = scalar_arg(prhs[6], "beta2");
+        const double epsilon = scalar_arg(prhs[7], "epsilon");
         const double t = scalar_arg(prhs[8], "t");
         if (!(t >= 1.0) || t != floor(t))
             mexErrMsgIdAndTxt("attention:type",
                               "t must be the step count, an integer >= 1");
-        st.h.bias1 = 1.0 - pow(st.h.beta1, t);
-        st.h.bias2 = 1.0 - pow(st.h.beta2, t);
+        st.h = attn_adam_at(st.lr, beta1, beta2, epsilon, t);
         st.total = count_leaves(G);
         st.mo = moment_arg(prhs[3], "mom", st.total);
         st.ve = moment_arg(prhs[4], "vel", st.total);
@@ -313,11 +277,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                               "mom and vel must both be [] or both hold "
                               "the moments");
         gw_fits_memory(2.0 * (double) st.total);
-        plhs[1] = gw_new_double(2, (attn_int[]) { st.total, 1 });
-        plhs[2] = gw_new_double(2, (attn_int[]) { st.total, 1 });
-        st.mo_out = mxGetDoubles(plhs[1]);
-        st.ve_out = mxGetDoubles(plhs[2]);
+        results[1] = gw_new_double(2, (attn_int[]) { st.total, 1 });
+        results[2] = gw_new_double(2, (attn_int[]) { st.total, 1 });
+        st.mo_out = mxGetDoubles(results[1]);
+        st.ve_out = mxGetDoubles(results[2]);
     }
     char path[PATH_LEN] = "";
-    plhs[0] = step_struct(m, G, path, &st);
+    results[0] = step_struct(m, G, path, &st);
+    gw_return(nlhs, plhs, st.adam ? 3 : 1, results);
 }

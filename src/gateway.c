@@ -79,8 +79,8 @@ void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out)
                           max_out, nlhs);
 }
 
-const double *gw_double(const mxArray *a, const char *name, int max_ndims,
-                        gw_dims *dims)
+const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
+                          gw_dims *dims)
 {
     if (!mxIsDouble(a) || mxIsComplex(a) || mxIsSparse(a)) {
         char got[160];
@@ -92,6 +92,13 @@ const double *gw_double(const mxArray *a, const char *name, int max_ndims,
      * an input when its data is fetched afterwards. */
     const double *p = mxGetDoubles(a);
     read_dims(a, name, max_ndims, dims);
+    return p;
+}
+
+const double *gw_double(const mxArray *a, const char *name, int max_ndims,
+                        gw_dims *dims)
+{
+    const double *p = gw_rows_arg(a, name, max_ndims, dims);
     const size_t numel = mxGetNumberOfElements(a);
     for (size_t i = 0; i < numel; i++)
         if (!isfinite(p[i]))
@@ -358,6 +365,47 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
     gw_fits_blas("dv", op->dv);
 }
 
+void gw_return(int nlhs, mxArray *plhs[], int n, mxArray *results[])
+{
+    for (int k = 0; k < n; k++) {
+        if (k < nlhs || k == 0)
+            plhs[k] = results[k];
+        else
+            mxDestroyArray(results[k]);
+    }
+}
+
+/* ---- the row-wise maps ------------------------------------------------- */
+
+
+const double *gw_width_row(const mxArray *a, const char *name, attn_int d)
+{
+    gw_dims got;
+    const double *p = gw_rows_arg(a, name, 2, &got);
+    const gw_dims want = { 2, { 1, d, 1, 1, 1, 1, 1, 1 } };
+    gw_expect(name, &got, &want, "1 x d, d the columns of the rows");
+    return p;
+}
+
+gw_dims gw_with_cols(const gw_dims *rows, attn_int cols)
+{
+    gw_dims d = *rows;
+    if (d.ndims < 2)
+        d.ndims = 2;
+    d.dim[1] = cols;
+    return d;
+}
+
+void gw_product_shape(const gw_dims *dw, attn_int a, attn_int c,
+                      attn_int rows, const char *what)
+{
+    const gw_dims want_w = { 2, { a, c, 1, 1, 1, 1, 1, 1 } };
+    gw_expect("W", dw, &want_w, what);
+    gw_fits_blas("rows", rows);
+    gw_fits_blas("a", a);
+    gw_fits_blas("c", c);
+}
+
 /* ---- the block struct -------------------------------------------------- */
 
 static void expect_2d(const char *name, const gw_dims *got, attn_int rows,
@@ -482,12 +530,120 @@ static int trace_mode(const mxArray *a)
     return strcmp(word, "lean") == 0;
 }
 
+/* [] (double or logical) stands for "none" in the optional arguments */
+static int given(const mxArray *a)
+{
+    return a != NULL && !(mxIsEmpty(a) && (mxIsDouble(a) || mxIsLogical(a)));
+}
+
+/* The optional K/V cache after the mode: [] or a struct with K (past x
+ * h*dk x Bt) and V (past x h*dv x Bt), the keys and values of the rows
+ * before the key rows given (the trace T of the call before will do).
+ * Sets s->past (0 without a cache). */
+static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
+                     const double **V)
+{
+    *K = *V = NULL;
+    s->past = 0;
+    if (!given(a))
+        return;
+    if (!mxIsStruct(a) || mxGetNumberOfElements(a) != 1) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:type",
+                          "the K/V cache after the mode must be [] or a 1x1 "
+                          "struct with fields K and V; got %s",
+                          describe(a, got, sizeof got));
+    }
+    gw_dims dk, dv;
+    *K = gw_double(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk);
+    *V = gw_double(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv);
+    s->past = dk.dim[0];
+    gw_dims want = { 3, { s->past, s->heads * s->dk, s->batch,
+                          1, 1, 1, 1, 1 } };
+    gw_expect("cache.K", &dk, &want,
+              "past x h*dk x Bt, h*dk the columns of B.W_K and Bt the "
+              "batch size");
+    want.dim[1] = s->heads * s->dv;
+    gw_expect("cache.V", &dv, &want,
+              "past x h*dv x Bt, past the rows of cache.K");
+}
+
+/* The first past rows of each item of Y (m x cols x Bt) = P (past x cols
+ * x Bt). */
+static void put_past(attn_int past, attn_int m, attn_int cols, attn_int Bt,
+                     const double *P, double *Y)
+{
+    for (attn_int b = 0; b < Bt; b++)
+        for (attn_int c = 0; c < cols; c++)
+            memcpy(Y + (b * cols + c) * m, P + (b * cols + c) * past,
+                   (size_t) past * sizeof(double));
+}
+
+/* The trace arrays of a block call, in the order of attn_trace. */
+enum { BLOCK_PARTS = 7, P_SCORES = 3, P_WEIGHTS = 4, P_DELTA = 6 };
+static const char *part_names[BLOCK_PARTS] = {
+    "Q", "K", "V", "scores", "A", "message", "delta" };
+
+/* The memory policy of a block call, in one place.  Checks the total
+ * against the machine's memory, then: the parts the trace T returns
+ * (want_trace; the lean trace has no scores and no delta) are result
+ * arrays (gw_new_double, so large ones are made by Octave and filled in
+ * place), and so is Y; the parts T does not return live in the call's one
+ * workspace, after the kernel's own part; the scores share the weights'
+ * array when T has no scores (the softmax then runs in place).  Sets
+ * parts[i] (NULL for a part T does not return), *Y and every pointer of
+ * t; returns the workspace (mxFree it after the kernel). */
+static double *block_memory(const attn_shape *s, int cross, int want_trace,
+                            int lean, mxArray *parts[BLOCK_PARTS],
+                            mxArray **Y, attn_trace *t)
+{
+    const attn_int n = s->n, m = s->m, h = s->heads, Bt = s->batch;
+    const attn_int hk = h * s->dk, hv = h * s->dv, d = s->d;
+    const size_t kernel_work = attn_block_forward_work(s);
+    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
+                                  + (double) m * hv + 2.0 * n * m * h
+                                  + (double) n * hv + 3.0 * n * d
+                                  + (cross ? (double) m * s->d_src : 0.0))
+                   + (double) kernel_work);
+    const attn_int part_dims[BLOCK_PARTS][4] = {
+        { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
+        { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
+    double *buf[BLOCK_PARTS];
+    size_t numel[BLOCK_PARTS], in_work = 0;
+    for (int i = 0; i < BLOCK_PARTS; i++) {
+        const int nd = i == P_SCORES || i == P_WEIGHTS ? 4 : 3;
+        numel[i] = 1;
+        for (int k = 0; k < nd; k++)
+            numel[i] *= (size_t) part_dims[i][k];
+        parts[i] = NULL;
+        if (want_trace && !(lean && (i == P_SCORES || i == P_DELTA))) {
+            parts[i] = gw_new_double(nd, part_dims[i]);
+            buf[i] = mxGetDoubles(parts[i]);
+        } else if (i != P_SCORES)
+            in_work += numel[i];
+    }
+    double *work = gw_workspace(kernel_work + in_work);
+    double *next = work + kernel_work;
+    for (int i = 0; i < BLOCK_PARTS; i++)
+        if (parts[i] == NULL && i != P_SCORES) {
+            buf[i] = next;
+            next += numel[i];
+        }
+    if (parts[P_SCORES] == NULL)
+        buf[P_SCORES] = buf[P_WEIGHTS];
+    *Y = gw_new_double(3, part_dims[P_DELTA]);
+    const attn_trace tr = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
+                            buf[6], mxGetDoubles(*Y) };
+    *t = tr;
+    return work;
+}
+
 void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                       int nrhs, const mxArray *prhs[])
 {
     const int cross = kind == BLOCK_CROSS;
     const int b_arg = cross ? 2 : 1;  /* position of B, then key_allow */
-    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 3, 2);
+    gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 4, 2);
     const int lean = nrhs > b_arg + 2 && trace_mode(prhs[b_arg + 2]);
 
     gw_dims dq, dkv, dmask;
@@ -508,18 +664,18 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                                                        &dkv };
     gw_block(prhs[b_arg], &q_rows, &kv_rows, &w, &s);
     s.n = dq.dim[0];
-    s.m = dkv.dim[0];
     s.batch = dq.dim[2];
     s.causal = kind == BLOCK_MASKED;
+    const double *past_K, *past_V;
+    kv_cache(nrhs > b_arg + 3 ? prhs[b_arg + 3] : NULL, &s, &past_K,
+             &past_V);
+    s.m = s.past + dkv.dim[0];
     gw_fits_blas("n", s.n);
     gw_fits_blas("m", s.m);
 
     const unsigned char *key_allow = NULL;
-    /* [] (double or logical) stands for "no mask" */
     const mxArray *mask_arg = nrhs > b_arg + 1 ? prhs[b_arg + 1] : NULL;
-    const int has_mask = mask_arg != NULL
-        && !(mxIsEmpty(mask_arg) && (mxIsDouble(mask_arg)
-                                     || mxIsLogical(mask_arg)));
+    const int has_mask = given(mask_arg);
     if (has_mask) {
         key_allow = gw_logical(mask_arg, "key_allow", 2, &dmask);
         gw_dims want = { 2, { s.m, s.batch, 1, 1, 1, 1, 1, 1 } };
@@ -530,52 +686,14 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
 
     const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
     const attn_int hk = h * s.dk, hv = h * s.dv, d = s.d;
-    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
-                                  + (double) m * hv + 2.0 * n * m * h
-                                  + (double) n * hv + 3.0 * n * d
-                                  + (cross ? (double) m * s.d_src : 0.0))
-                   + (double) attn_block_forward_work(&s));
-
-    /* The trace arrays, in the order of attn_trace.  Those T does not
-     * return live in the workspace, after the kernel's own part, and the
-     * scores share the weights' array when T has no scores (the softmax
-     * then runs in place). */
-    enum { PARTS = 7, SCORES = 3, WEIGHTS = 4, DELTA = 6 };
-    static const char *part_names[PARTS] = {
-        "Q", "K", "V", "scores", "A", "message", "delta" };
-    const attn_int part_dims[PARTS][4] = {
-        { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
-        { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
     const int want_trace = nlhs > 1;
-    int in_T[PARTS];
-    mxArray *parts[PARTS] = { NULL };
-    double *buf[PARTS];
-    size_t numel[PARTS], in_work = 0;
-    for (int i = 0; i < PARTS; i++) {
-        const int nd = i == SCORES || i == WEIGHTS ? 4 : 3;
-        numel[i] = 1;
-        for (int k = 0; k < nd; k++)
-            numel[i] *= (size_t) part_dims[i][k];
-        in_T[i] = want_trace && !(lean && (i == SCORES || i == DELTA));
-        if (in_T[i]) {
-            parts[i] = gw_new_double(nd, part_dims[i]);
-            buf[i] = mxGetDoubles(parts[i]);
-        } else if (i != SCORES)
-            in_work += numel[i];
+    mxArray *parts[BLOCK_PARTS] = { NULL }, *Y;
+    attn_trace t;
+    double *work = block_memory(&s, cross, want_trace, lean, parts, &Y, &t);
+    if (s.past > 0) {
+        put_past(s.past, m, hk, Bt, past_K, t.K);
+        put_past(s.past, m, hv, Bt, past_V, t.V);
     }
-    const size_t kernel_work = attn_block_forward_work(&s);
-    double *work = gw_workspace(kernel_work + in_work);
-    double *next = work + kernel_work;
-    for (int i = 0; i < PARTS; i++)
-        if (!in_T[i] && i != SCORES) {
-            buf[i] = next;
-            next += numel[i];
-        }
-    if (!in_T[SCORES])
-        buf[SCORES] = buf[WEIGHTS];
-    mxArray *Y = gw_new_double(3, part_dims[6]);
-    attn_trace t = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6],
-                     mxGetDoubles(Y) };
 
     const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
                                           work);
@@ -596,8 +714,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     if (cross)
         fields[nf++] = "E";
     fields[nf++] = "key_allow";
-    for (int i = 0; i < PARTS; i++)
-        if (in_T[i])
+    for (int i = 0; i < BLOCK_PARTS; i++)
+        if (parts[i] != NULL)
             fields[nf++] = part_names[i];
     if (!lean)
         fields[nf++] = "out";
@@ -610,8 +728,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     mxSetField(T, 0, "key_allow",
                has_mask ? gw_copy(mask_arg, &dmask)
                         : mxCreateLogicalMatrix(0, 0));
-    for (int i = 0; i < PARTS; i++)
-        if (in_T[i])
+    for (int i = 0; i < BLOCK_PARTS; i++)
+        if (parts[i] != NULL)
             mxSetField(T, 0, part_names[i], parts[i]);
     if (!lean) {
         const gw_dims y_dims = { 3, { n, d, Bt, 1, 1, 1, 1, 1 } };

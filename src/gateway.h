@@ -90,6 +90,28 @@ void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
 /* dims of an n x cols array with the pages of op: a result of attn_sdpa. */
 gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols);
 
+/* Returns the first max(nlhs, 1) of the n results (Octave gives plhs room
+ * for those only) and destroys the others. */
+void gw_return(int nlhs, mxArray *plhs[], int n, mxArray *results[]);
+
+/* ---- the row-wise maps (attn_rows, attn_layernorm and their backward) */
+
+/* A real full double array of at most max_ndims dimensions, any values
+ * (Inf and NaN pass through the row-wise maps as in X*W). */
+const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
+                          gw_dims *dims);
+
+/* A 1 x d row (gain, bias) for rows of width d. */
+const double *gw_width_row(const mxArray *a, const char *name, attn_int d);
+
+/* dims of an n x cols x P... array with the pages of `rows` */
+gw_dims gw_with_cols(const gw_dims *rows, attn_int cols);
+
+/* W must be a x c (`what` says which side fixes it), and every dimension
+ * of the product must fit BLAS's integers. */
+void gw_product_shape(const gw_dims *dw, attn_int a, attn_int c,
+                      attn_int rows, const char *what);
+
 /* Shared body of attn_self, attn_masked and attn_cross. */
 void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                       int nrhs, const mxArray *prhs[]);

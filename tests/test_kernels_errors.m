@@ -94,7 +94,7 @@
 
 ## ---- attn_self and attn_masked (same gateway rules)
 %!error id=attention:nargin attn_self (X)
-%!error id=attention:nargin attn_self (X, B, true (4, 1), "lean", 1)
+%!error id=attention:nargin attn_self (X, B, true (4, 1), "lean", [], 1)
 %!error id=attention:option attn_self (X, B, true (4, 1), 1)
 %!error id=attention:nargout [a, b, c] = attn_self (X, B)
 %!error id=attention:type attn_self (single (X), B)
@@ -149,7 +149,7 @@
 %!error <got -2> attn_masked (X, setfield (B, "heads", -2))
 
 %!error id=attention:nargin attn_cross (D, E)
-%!error id=attention:nargin attn_cross (D, E, Bc, true (5, 1), "full", 1)
+%!error id=attention:nargin attn_cross (D, E, Bc, true (5, 1), "full", [], 1)
 %!error id=attention:option attn_cross (D, E, Bc, true (5, 1), 1)
 %!error id=attention:nargout [a, b, c] = attn_cross (D, E, Bc)
 %!error id=attention:type attn_cross (D, single (E), Bc)

@@ -54,4 +54,4 @@
 
 %!error id=attention:option attn_self (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "Lean")
 %!error <got "none"> attn_cross (1, 1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "none")
-%!error id=attention:nargin attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", 1)
+%!error id=attention:nargin attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", [], 1)

@@ -5,7 +5,7 @@
 function rows = embed_forward (table, pos, ids)
   [V, d] = size (table);
   n = rows (ids);
-  rows = table(reshape (ids, n, 1, []) + V * (0:d-1)) + pos(1:n,:);
+  rows = table(reshape (ids, n, 1, columns (ids)) + V * (0:d-1)) + pos(1:n,:);
 endfunction
 
 %!test

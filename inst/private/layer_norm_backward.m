@@ -2,9 +2,9 @@
 ## G.gain, G.bias 1×d (summed over rows and batch); dX n×d×Bt:
 ##   with g = dY .* gain:  dX = (g - sum (g, 2)/d - xhat .* (sum (g .* xhat, 2)/d)) ./ sigma
 ## (xhat = (X - mu)/sigma: the mean and the xhat-direction parts removed),
-## one pass in attn_rows.
+## one pass in attn_layernorm_backward.
 function [dX, G] = layer_norm_backward (dY, N, P)
-  [dX, G.gain, G.bias] = attn_rows (dY, N.xhat, N.sigma, P.gain, "layernorm_backward");
+  [dX, G.gain, G.bias] = attn_layernorm_backward (dY, N.xhat, N.sigma, P.gain);
 endfunction
 
 %!shared X, P, R, f

@@ -9,7 +9,15 @@
 ## norm fields unless norm is "none").  mode "lean" (default "full", the
 ## kernels' trace modes): L(l) holds only what layer_stack_backward reads
 ## (the sublayers' lean traces and the LayerNorm traces).
-function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = [], mode = "full")
+## cache (default []: none), the K/V cache of a decoding step: a struct
+## array of the layers with fields self and cross, each a struct with K and
+## V (the lean L of the step before will do): the keys and values of the
+## rows before x's (self-attention) and of the source already read
+## (cross-attention; E then holds the source rows not read yet, usually
+## none).  L(l).self.K, .V, L(l).cross.K, .V are then the cache with x's
+## rows added, for the next step.
+function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = [], mode = "full",
+                               cache = [])
   kind = "self";
   if (causal)
     kind = "masked";
@@ -23,11 +31,16 @@ function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = []
     if (full)
       S.input = x;
     endif
+    C = struct ("self", [], "cross", []);
+    if (! isempty (cache))
+      C = cache(l);
+    endif
     [x, S] = sublayer (x, S, p, "self", norm,
-                       @(z) attention (kind, z, [], p.self, allow, mode, pre), mode);
+                       @(z) attention (kind, z, [], p.self, allow, mode, pre, C.self), mode);
     if (isfield (p, "cross"))
       [x, S] = sublayer (x, S, p, "cross", norm,
-                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, pre), mode);
+                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, pre, C.cross),
+                         mode);
     endif
     if (isfield (p, "ffn"))
       [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn, mode), mode);
@@ -39,18 +52,19 @@ function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = []
   endfor
 endfunction
 
-## [y, T] = attention (kind, z, E, B, allow, mode, pre): the attention block
-## of a sublayer (kind "self", "masked" or "cross", keys from E).  The lean
-## trace has no delta; pre-norm adds delta to the stream, so it is made
-## then: message*W_O, the kernel's own product over the stacked rows.
-function [y, T] = attention (kind, z, E, B, allow, mode, pre)
+## [y, T] = attention (kind, z, E, B, allow, mode, pre, past): the attention
+## block of a sublayer (kind "self", "masked" or "cross", keys from E, past
+## the K/V cache or []).  The lean trace has no delta; pre-norm adds delta
+## to the stream, so it is made then: message*W_O, the kernel's own product
+## over the stacked rows.
+function [y, T] = attention (kind, z, E, B, allow, mode, pre, past)
   switch (kind)
     case "self"
-      [y, T] = attn_self (z, B, allow, mode);
+      [y, T] = attn_self (z, B, allow, mode, past);
     case "masked"
-      [y, T] = attn_masked (z, B, allow, mode);
+      [y, T] = attn_masked (z, B, allow, mode, past);
     otherwise
-      [y, T] = attn_cross (z, E, B, allow, mode);
+      [y, T] = attn_cross (z, E, B, allow, mode, past);
   endswitch
   if (pre && ! isfield (T, "delta"))
     T.delta = attn_rows (T.message, B.W_O);

@@ -57,9 +57,9 @@ function [dX, G, none] = ffn_backward (dY, T, P)
   none = [];
   G = struct ("W_1", [], "b_1", [], "W_2", [], "b_2", []);
   ## delta = hidden*W_2 + b_2
-  [dhidden, G.W_2, G.b_2] = attn_rows (dY, T.hidden, P.W_2, "backward");
+  [dhidden, G.W_2, G.b_2] = attn_rows_backward (dY, T.hidden, P.W_2);
   ## hidden = relu (pre),  pre = X*W_1 + b_1
-  [dXf, G.W_1, G.b_1] = attn_rows (dhidden .* (T.pre > 0), T.X, P.W_1, "backward");
+  [dXf, G.W_1, G.b_1] = attn_rows_backward (dhidden .* (T.pre > 0), T.X, P.W_1);
   dX = dY + dXf;
 endfunction
 

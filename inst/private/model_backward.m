@@ -13,10 +13,10 @@ function G = model_backward (m, tr, dlogits)
       if (isfield (m, "W_hidden"))
         X = tr.hidden;
       endif
-      [dX, G.W_class, G.b_class] = attn_rows (dlogits, X, m.W_class, "backward");
+      [dX, G.W_class, G.b_class] = attn_rows_backward (dlogits, X, m.W_class);
       if (isfield (m, "W_hidden"))             # hidden = relu (readout*W_hidden + b_hidden)
-        [dX, G.W_hidden, G.b_hidden] = attn_rows (dX .* (tr.hidden_pre > 0),
-                                                      tr.readout, m.W_hidden, "backward");
+        [dX, G.W_hidden, G.b_hidden] = attn_rows_backward (dX .* (tr.hidden_pre > 0),
+                                                               tr.readout, m.W_hidden);
       endif
       if (isfield (tr, "pool_weights"))        # readout = sum (w .* E)
         dE = tr.pool_weights .* dX;
@@ -25,10 +25,10 @@ function G = model_backward (m, tr, dlogits)
         dE(1,:,:) = dX;
       endif
     else
-      [dE, G.W_class, G.b_class] = attn_rows (dlogits, tr.encoded, m.W_class, "backward");
+      [dE, G.W_class, G.b_class] = attn_rows_backward (dlogits, tr.encoded, m.W_class);
     endif
   else
-    [dD, G.W_vocab, G.b_vocab] = attn_rows (dlogits, tr.decoder_out, m.W_vocab, "backward");
+    [dD, G.W_vocab, G.b_vocab] = attn_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
     if (strcmp (c.family, "pooled-prefix"))
       dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
     endif
@@ -43,15 +43,15 @@ function G = model_backward (m, tr, dlogits)
       case {"encoder-decoder", "decoder-only", "pooled-add"}
         dtok = dX;
       case "pooled-concat"                     # fused = [tok, c]*W_F
-        [dcat, G.W_F] = attn_rows (dX, tr.concat, m.W_F, "backward");
+        [dcat, G.W_F] = attn_rows_backward (dX, tr.concat, m.W_F);
         dtok = dcat(:,1:d,:);
         dc = sum (dcat(:,d+1:end,:), 1);
       case "pooled-prefix"                     # X = [c*W_P; tok] + p
-        [dc, G.W_P] = attn_rows (dX(1,:,:), tr.c, m.W_P, "backward");
+        [dc, G.W_P] = attn_rows_backward (dX(1,:,:), tr.c, m.W_P);
         dtok = dX(2:end,:,:);
     endswitch
     if (strcmp (c.family, "pooled-add"))       # u = c*W_u added to every row
-      [dc, G.W_u] = attn_rows (sum (dX, 1), tr.c, m.W_u, "backward");
+      [dc, G.W_u] = attn_rows_backward (sum (dX, 1), tr.c, m.W_u);
     endif
     G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos);
     if (isfield (tr, "c"))                     # c = sum (w .* E)

@@ -59,29 +59,14 @@ function tr = model_forward (m, batch, mode = "full")
     return;
   endif
 
-  ids = batch.tgt_in;
   allow = batch.tgt_allow;
-  n = rows (ids);
-  switch (c.family)
-    case {"encoder-decoder", "decoder-only"}
-      X = embed_forward (m.tgt_embed, m.tgt_pos, ids);
-    otherwise                                   # one pooled source vector
-      [tr.c, tr.pool_weights] = mean_pool (E, src_allow);
-      tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, c.d), ids);
-      switch (c.family)
-        case "pooled-add"                       # e_t + u + p_t
-          tr.u = attn_rows (tr.c, m.W_u);
-          X = tr.target_tokens + tr.u + m.tgt_pos(1:n,:);
-        case "pooled-concat"                    # [e_t, c]*W_F + p_t
-          tr.concat = [tr.target_tokens, repmat(tr.c, n, 1)];
-          tr.fused = attn_rows (tr.concat, m.W_F);
-          X = tr.fused + m.tgt_pos(1:n,:);
-        case "pooled-prefix"                    # c*W_P at position 1
-          tr.prefix = attn_rows (tr.c, m.W_P);
-          X = [tr.prefix; tr.target_tokens] + m.tgt_pos(1:n+1,:);
-          allow = [true(1, columns (allow)); allow];
-      endswitch
-  endswitch
+  if (strcmp (family_kind (m), "pooled"))       # one pooled source vector
+    [tr.c, tr.pool_weights] = mean_pool (E, src_allow);
+  endif
+  [X, tr] = decoder_input (m, batch.tgt_in, 0, tr);
+  if (prefix_rows (m))                          # the source row is real
+    allow = [true(1, columns (allow)); allow];
+  endif
   if (full)
     tr.target_rows = X;
   endif

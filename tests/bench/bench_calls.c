@@ -73,7 +73,7 @@ static void run(const char *what, attn_int n, attn_int m, attn_int d,
                 attn_int h, attn_int batch, int causal, int runs)
 {
     const attn_int dk = d / h, hk = d, keys = m > 0 ? m : n;
-    attn_shape s = { n, keys, d, d, dk, dk, h, batch, causal };
+    attn_shape s = { n, keys, d, d, dk, dk, h, batch, causal, 0 };
     attn_weights w = { filled(d * hk), filled(d * hk), filled(d * hk),
                        filled(hk * d) };
     const size_t rows = (size_t) n * batch;

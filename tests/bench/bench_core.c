@@ -60,7 +60,7 @@ static double gemm_seconds(int rows, int cols, int inner)
 int main(void)
 {
     const attn_int n = 512, d = 512, h = 8, dk = 64;
-    attn_shape s = { n, n, d, d, dk, dk, h, 1, 1 };
+    attn_shape s = { n, n, d, d, dk, dk, h, 1, 1, 0 };
     double *W_Q = filled(d * h * dk), *W_K = filled(d * h * dk);
     double *W_V = filled(d * h * dk), *W_O = filled(h * dk * d);
     attn_weights w = { W_Q, W_K, W_V, W_O };

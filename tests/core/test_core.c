@@ -714,7 +714,7 @@ static void test_block(const block_case *bc, int check_fd)
 {
     attn_shape s = { bc->n, bc->self ? bc->n : bc->m, bc->d,
                      bc->self ? bc->d : bc->d_src, bc->dk, bc->dv, bc->heads,
-                     bc->batch, bc->causal };
+                     bc->batch, bc->causal, 0 };
     block_sizes z = sizes_of(&s);
     char tag[128];
     snprintf(tag, sizeof tag, "block n=%ld m=%ld d=%ld d_src=%ld dk=%ld dv=%ld "
@@ -836,7 +836,7 @@ static void test_block(const block_case *bc, int check_fd)
 static void test_block_overflow(void)
 {
     /* Q = K = 1e160 (finite), scores = 1e320 = Inf */
-    attn_shape s = { 2, 2, 1, 1, 1, 1, 1, 1, 0 };
+    attn_shape s = { 2, 2, 1, 1, 1, 1, 1, 1, 0, 0 };
     double X[2] = { 1, 1 }, wq = 1e160, wk = 1e160, wv = 1, wo = 1;
     attn_weights w = { &wq, &wk, &wv, &wo };
     attn_trace t = trace_alloc(&s);
@@ -844,7 +844,7 @@ static void test_block_overflow(void)
     int st = attn_block_forward(&s, &w, X, X, NULL, &t, work);
     check(st == ATTN_ERR_OVERFLOW, "block overflow: status %d", st);
     /* batch 2, only the second item overflows */
-    attn_shape s2 = { 1, 1, 1, 1, 1, 1, 1, 2, 0 };
+    attn_shape s2 = { 1, 1, 1, 1, 1, 1, 1, 2, 0, 0 };
     double X2[2] = { 1e-300, 1 };
     attn_trace t2 = trace_alloc(&s2);
     double *work2 = dalloc(attn_block_forward_work(&s2));
@@ -874,6 +874,126 @@ static void test_block_overflow(void)
     check(st == ATTN_ERR_OVERFLOW, "block gradient overflow: status %d", st);
     free(bwork);
     trace_free(&t); trace_free(&t2); free(work); free(work2);
+}
+
+/* The K/V cache (attn_shape.past): the last rows of a causal block and of
+ * a cross block computed after `past` given key/value rows equal the same
+ * rows of the whole pass (the same products, so to rounding only). */
+static void test_block_cache(int cross)
+{
+    const attn_int N = 6, n = 2, past = cross ? 5 : 4, d = 4, ds = 3;
+    const attn_int dk = 2, dv = 3, h = 2, B = 3, hk = h * dk, hv = h * dv;
+    const attn_int m = cross ? 5 : N;           /* keys of the whole pass */
+    attn_shape full = { cross ? n : N, m, d, cross ? ds : d, dk, dv, h, B,
+                        !cross, 0 };
+    block_sizes z = sizes_of(&full);
+    attn_weights w = { drand(z.W_Q), drand(z.W_K), drand(z.W_V),
+                       drand(z.W_O) };
+    double *X = drand(z.Xq), *E = cross ? drand(z.Xkv) : X;
+    attn_trace tf = trace_alloc(&full);
+    double *work = dalloc(attn_block_forward_work(&full));
+    check(attn_block_forward(&full, &w, X, E, NULL, &tf, work) == ATTN_OK,
+          "cache: whole pass");
+    free(work);
+
+    /* the step: queries the last n rows (self) or all n (cross), keys
+     * after the first `past` rows, which come from the whole pass */
+    attn_shape step = { n, m, d, full.d_src, dk, dv, h, B, !cross, past };
+    block_sizes y = sizes_of(&step);
+    double *Xs = dalloc(y.Xq), *Es = dalloc((size_t) (m - past) * ds * B + 1);
+    for (attn_int b = 0; b < B; b++)
+        for (attn_int c = 0; c < d; c++)
+            memcpy(Xs + (b * d + c) * n,
+                   X + (b * d + c) * full.n + (full.n - n),
+                   n * sizeof(double));
+    attn_trace ts = trace_alloc(&step);
+    for (attn_int b = 0; b < B; b++) {
+        for (attn_int c = 0; c < hk; c++)
+            memcpy(ts.K + (b * hk + c) * m, tf.K + (b * hk + c) * m,
+                   past * sizeof(double));
+        for (attn_int c = 0; c < hv; c++)
+            memcpy(ts.V + (b * hv + c) * m, tf.V + (b * hv + c) * m,
+                   past * sizeof(double));
+    }
+    work = dalloc(attn_block_forward_work(&step));
+    check(attn_block_forward(&step, &w, Xs, cross ? Es : Xs, NULL, &ts, work)
+          == ATTN_OK, "cache: step");
+    double e = rel_err(m * hk * B, 1, ts.K, m * hk * B, tf.K, m * hk * B);
+    e = fmax(e, rel_err(m * hv * B, 1, ts.V, m * hv * B, tf.V, m * hv * B));
+    for (attn_int b = 0; b < B; b++) {
+        e = fmax(e, rel_err(n, d, ts.out + b * n * d, n,
+                            tf.out + b * full.n * d + (full.n - n), full.n));
+        for (attn_int j = 0; j < h; j++)
+            e = fmax(e, rel_err(n, m, ts.A + (b * h + j) * n * m, n,
+                                tf.A + (b * h + j) * full.n * m
+                                + (full.n - n), full.n));
+    }
+    check(e <= TOL, "cache (%s): the step's K, V, A and out against the "
+          "whole pass, err %g", cross ? "cross" : "causal", e);
+    free(work); free(Xs); free(Es); free(X);
+    if (cross)
+        free(E);
+    free((void *) w.W_Q); free((void *) w.W_K); free((void *) w.W_V);
+    free((void *) w.W_O);
+    trace_free(&tf);
+    trace_free(&ts);
+}
+
+/* ---- optimiser steps ---------------------------------------------------- */
+
+/* SGD against w - lr*g written out; Adam against its first step, where the
+ * bias-corrected moments are g and g.^2 (w - lr*g/(|g| + epsilon)), then
+ * against three steps of the formula written out in separate passes; both
+ * also in place (outputs on their inputs). */
+static void test_optimisers(void)
+{
+    enum { N = 37 };
+    double *w = drand(N), *g = drand(N), *out = dalloc(N);
+    attn_sgd_step(N, w, g, 0.125, out);
+    int ok = 1;
+    for (int i = 0; i < N; i++)
+        ok = ok && out[i] == w[i] + (-0.125) * g[i];
+    check(ok, "sgd: w + (-lr)*g");
+    double *w2 = dcopy(w, N);
+    attn_sgd_step(N, w2, g, 0.125, w2);
+    check(!memcmp(w2, out, N * sizeof(double)), "sgd in place");
+
+    const double lr = 1e-2, b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    double *mo = dalloc(N), *ve = dalloc(N), *mo1 = dalloc(N),
+           *ve1 = dalloc(N);
+    memset(mo, 0, N * sizeof(double));
+    memset(ve, 0, N * sizeof(double));
+    attn_adam_hyper h = attn_adam_at(lr, b1, b2, eps, 1);
+    check(h.bias1 == 1 - b1 && h.bias2 == 1 - b2, "adam: bias at t = 1");
+    attn_adam_step(N, w, mo, ve, g, &h, out, mo1, ve1);
+    double e = 0;
+    for (int i = 0; i < N; i++) {
+        const double want = w[i] - lr * g[i] / (fabs(g[i]) + eps);
+        e = fmax(e, fabs(out[i] - want) / fabs(want));
+    }
+    check(e <= 1e-14, "adam: first step w - lr*g/(|g| + eps), err %g", e);
+
+    double *rw = dcopy(w, N), *rm = dcopy(mo, N), *rv = dcopy(ve, N);
+    double *cw = dcopy(w, N), *cm = dcopy(mo, N), *cv = dcopy(ve, N);
+    for (int t = 1; t <= 3; t++) {
+        for (int i = 0; i < N; i++)
+            rm[i] = b1 * rm[i] + (1 - b1) * g[i];
+        for (int i = 0; i < N; i++)
+            rv[i] = b2 * rv[i] + (1 - b2) * g[i] * g[i];
+        for (int i = 0; i < N; i++) {
+            const double mhat = rm[i] / (1 - pow(b1, t));
+            const double vhat = rv[i] / (1 - pow(b2, t));
+            rw[i] -= lr * mhat / (sqrt(vhat) + eps);
+        }
+        h = attn_adam_at(lr, b1, b2, eps, t);
+        attn_adam_step(N, cw, cm, cv, g, &h, cw, cm, cv);
+    }
+    check(rel_err(N, 1, cw, N, rw, N) <= TOL
+          && rel_err(N, 1, cm, N, rm, N) <= TOL
+          && rel_err(N, 1, cv, N, rv, N) <= TOL,
+          "adam: three steps in place against the formula");
+    free(w); free(g); free(out); free(w2); free(mo); free(ve); free(mo1);
+    free(ve1); free(rw); free(rm); free(rv); free(cw); free(cm); free(cv);
 }
 
 int main(void)
@@ -921,6 +1041,9 @@ int main(void)
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         test_block(&blocks[k], blocks[k].n * blocks[k].m <= 64);
     test_block_overflow();
+    test_block_cache(0);
+    test_block_cache(1);
+    test_optimisers();
 
     printf("%d passed, %d failed\n", n_passed, n_failed);
     return n_failed ? 1 : 0;

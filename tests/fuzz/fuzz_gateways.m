@@ -16,8 +16,10 @@
 ## @var{seed} defaults to 1.  The caller's generator state is restored.
 ##
 ## A case starts from a valid call of one of @code{attn_sdpa},
-## @code{attn_sdpa_backward}, @code{attn_self}, @code{attn_masked},
-## @code{attn_cross} and @code{attn_backward} (random small sizes, zero
+## @code{attn_sdpa_backward}, @code{attn_self}, @code{attn_masked} (also
+## with a K/V cache), @code{attn_cross}, @code{attn_backward},
+## @code{attn_rows}, @code{attn_rows_backward}, @code{attn_layernorm} and
+## @code{attn_layernorm_backward} (random small sizes, zero
 ## sizes included) and applies 0 to 3 mutations: wrong classes (single,
 ## integers, char, cell, struct, logical, complex, sparse, function
 ## handle), wrong and zero sizes, arrays of the wrong rank, NaN and Inf,
@@ -26,7 +28,8 @@
 ## wrong size, class or string, wrong argument and output counts.
 ##
 ## Each case must either return normally with finite outputs (scores may
-## hold @code{-Inf} for disallowed pairs) or raise an error whose
+## hold @code{-Inf} for disallowed pairs; the row-wise maps pass Inf and
+## NaN through, as @code{X*W} does, so any outputs) or raise an error whose
 ## identifier starts with @code{attention:}.  Anything else is a failure.
 ## (A crash ends Octave: replay the cases with @qcode{"verbose"} to find
 ## the one.)
@@ -131,7 +134,9 @@ endfunction
 
 function [fn, args, nout, what] = make_case ()
   persistent gateways = {"attn_sdpa", "attn_sdpa_backward", "attn_self", ...
-                         "attn_masked", "attn_cross", "attn_backward"};
+                         "attn_masked", "attn_cross", "attn_backward", ...
+                         "attn_rows", "attn_rows_backward", "attn_layernorm", ...
+                         "attn_layernorm_backward"};
   if (rand () < 0.04)
     [fn, args, nout, what] = huge_call ();
     return;
@@ -170,6 +175,10 @@ function [outcome, msg] = run_case (fn, args, nout)
     return;
   end_try_catch
   outcome = "ok";
+  if (any (strcmp (fn, {"attn_rows", "attn_rows_backward", "attn_layernorm", ...
+                        "attn_layernorm_backward"})))
+    return;                                   # Inf and NaN pass through, as in X*W
+  endif
   for k = 1:nout
     bad = nonfinite_part (outs{k}, "");
     if (! isempty (bad))
@@ -307,7 +316,12 @@ function [args, nout] = valid_call (fn)
     case {"attn_self", "attn_masked"}
       n = dim (); d = ri (4); Bt = ri (2);
       mask = key_mask (n, Bt);
-      args = [{arr(n, d, Bt), block(d, d)}, mask, trace_mode(mask)];
+      B = block (d, d);
+      args = [{arr(n, d, Bt), B}, mask, trace_mode(mask)];
+      if (rand () < 0.2)                        # rows after cached ones
+        [~, C] = feval (fn, arr (dim (), d, Bt), B, [], "lean");
+        args = {arr(n, d, Bt), B, [], "lean", C};
+      endif
       nout = ri (0, 2);
     case "attn_cross"
       n = dim (); m = dim (); d = ri (4); ds = ri (4); Bt = ri (2);
@@ -315,6 +329,22 @@ function [args, nout] = valid_call (fn)
       args = [{arr(n, d, Bt), arr(m, ds, Bt), block(d, ds)}, mask, ...
               trace_mode(mask)];
       nout = ri (0, 2);
+    case "attn_rows"
+      n = dim (); a = ri (4); c = ri (4); p = pages ();
+      args = {arr(n, a, p), arr(a, c), arr(1, c)}(1:ri (2, 3));
+      nout = ri (0, 1);
+    case "attn_rows_backward"
+      n = dim (); a = ri (4); c = ri (4); p = pages ();
+      args = {arr(n, c, p), arr(n, a, p), arr(a, c)};
+      nout = ri (0, 3);
+    case "attn_layernorm"
+      n = dim (); d = ri (4); p = pages ();
+      args = {arr(n, d, p), arr(1, d), arr(1, d), 1e-5};
+      nout = ri (0, 4);
+    case "attn_layernorm_backward"
+      n = dim (); d = ri (4); p = pages ();
+      args = {arr(n, d, p), arr(n, d, p), arr(n, 1, p) + 1, arr(1, d)};
+      nout = ri (0, 3);
     case "attn_backward"
       kinds = {"attn_self", "attn_masked", "attn_cross"};
       fwd = kinds{ri (3)};

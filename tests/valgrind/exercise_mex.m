@@ -3,8 +3,10 @@
 ## pages, n != m, several head counts, zero sizes, range arguments, a
 ## causal sequence longer than the kernel's row tile and results large
 ## enough to be arrays Octave makes; the gradients of each trace;
+## the K/V cache of attn_masked, attn_self and attn_cross;
 ## tests/test_edge_cases.m and the tests of src/attn_step.m (the fused
-## optimiser step); then the fuzz harness over the error
+## optimiser step) and of the row-wise maps (attn_rows, attn_layernorm and
+## their backward); then the fuzz harness over the error
 ## paths; then the grading channel's codec (__grade_value__): the tests of
 ## inst/private/grade_value.m and its fuzz harness.  Prints "N passed, N failed" (a check is a call that returned
 ## finite results, a test that passed, or a fuzz case with no failure) and
@@ -65,7 +67,10 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
       G = attn_backward (rand (size (Y)), T, B);
       [Y, L] = feval (f{1}, X, B, [mask{1}{:}], "lean");
       GL = attn_backward (rand (size (Y)), L, B);
-      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dX);
+      ## one more row after the cached ones (their keys and values)
+      [Yc, C] = feval (f{1}, rand (1, d, Bt), B, [], "lean", L);
+      [Yc, C] = feval (f{1}, rand (2, d, Bt), B, [], "full", C);
+      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dX, Yc, C.A);
       npass += ok;
       nfail += ! ok;
     endfor
@@ -76,7 +81,8 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
     G = attn_backward (rand (size (Y)), T, Bc);
     [Y, L] = attn_cross (X, E, Bc, [mask{1}{:}], "lean");
     GL = attn_backward (rand (size (Y)), L, Bc);
-    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dE);
+    [Yc, C] = attn_cross (X, E(1:0,:,:), Bc, [mask{1}{:}], "lean", L);
+    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dE, Yc, C.A);
     npass += ok;
     nfail += ! ok;
   endfor
@@ -104,8 +110,11 @@ npass += ok;
 nfail += ! ok;
 printf ("%d of %d kernel calls finite\n", npass, npass + nfail);
 
-## the kernels' edge cases and the fused optimiser step's own tests
-for f = {fullfile("tests", "test_edge_cases.m"), fullfile("src", "attn_step.m")}
+## the kernels' edge cases, the fused optimiser step's and the row-wise
+## maps' own tests
+for f = {fullfile("tests", "test_edge_cases.m"), fullfile("src", "attn_step.m"), ...
+         fullfile("src", "attn_rows.m"), fullfile("src", "attn_rows_backward.m"), ...
+         fullfile("src", "attn_layernorm.m"), fullfile("src", "attn_layernorm_backward.m")}
   [n, nmax] = test (fullfile (root, f{1}), "quiet", stdout);
   printf ("%d of %d tests in %s\n", n, nmax, f{1});
   npass += n;

@@ -1,0 +1,30 @@
+## st = decode_keep (st, r): the decoder state (decode_start) of the rows r
+## only, in that order (a row may be taken twice: two hypotheses that
+## share a prefix); every per-row array is indexed in its last dimension.
+function st = decode_keep (st, r)
+  st.sent = st.sent(r);
+  st.ids = st.ids(:,r);
+  st.logp = st.logp(r);
+  st.src = st.src(:,r);
+  st.src_allow = st.src_allow(:,r);
+  if (columns (st.E) > 0)                     # the source not read yet (maybe 0 rows)
+    st.E = st.E(:,:,r);
+  endif
+  if (! isempty (st.c))
+    st.c = st.c(:,:,r);
+  endif
+  for l = 1:numel (st.cache)
+    for part = {"self", "cross"}
+      if (! isempty (st.cache(l).(part{1})))
+        st.cache(l).(part{1}).K = st.cache(l).(part{1}).K(:,:,r);
+        st.cache(l).(part{1}).V = st.cache(l).(part{1}).V(:,:,r);
+      endif
+    endfor
+  endfor
+  if (! isempty (st.P))
+    st.P = st.P(:,:,r);
+  endif
+  if (! isempty (st.A))
+    st.A = st.A(:,:,:,:,r);
+  endif
+endfunction

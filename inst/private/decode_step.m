@@ -1,0 +1,89 @@
+## [st, P] = decode_step (m, st, gen): one decoder step of every row of the
+## state st (decode_start): the row of the last id it read goes through the
+## model's own input rule (decoder_input), causal stack (layer_stack, its
+## self-attention reading the K/V cache, its cross-attention the source's
+## cached keys and values) and head, and the cache grows by that row.
+## P (R×V): the next-token distributions, needed for the rows gen (R×1
+## logical: the rows that choose a token; the others still read their
+## prompt).  Uncached (st.cached false) the whole model reruns on every id
+## so far of the rows gen (the reference the cache is tested against).
+## Also counts each sentence's steps and rows run, and with st.want keeps
+## P and the cross-attention weights in the history st.P, st.A.
+function [st, P] = decode_step (m, st, gen)
+  [s, R] = size (st.ids);
+  if (st.cached)
+    if (st.t == 0 && prefix_rows (m))         # pooled-prefix: the source row first
+      st = stack (m, st, zeros (0, R));
+    endif
+    [st, x, L] = stack (m, st, st.ids(s,:));
+    st.rows_run += accumarray (st.sent, 1, size (st.n0));
+    P = reshape (softmax_rows (attn_rows (x, m.W_vocab, m.b_vocab)), [], R).';
+    A = [];
+    if (st.want_A)                            # 1×M×h×R per layer -> R×M×h×L
+      A = permute (cat (5, arrayfun (@(T) T.cross.A, L, "UniformOutput", false){:}),
+                   [4 2 3 5 1]);
+    endif
+  else
+    [P, A] = rerun (m, st, gen);
+    st.rows_run += accumarray (st.sent(gen), s + prefix_rows (m), size (st.n0));
+  endif
+  st.steps += accumarray (st.sent(gen), 1, size (st.n0));
+  bad = find (gen & ! all (isfinite (P), 2), 1);
+  if (! isempty (bad))
+    error ("attention:nonfinite",
+           "%s: the next-token probabilities of step %d are not finite: M holds NaN or Inf weights",
+           st.fname, s - st.n0(st.sent(bad)) + 1);
+  endif
+  if (st.want)
+    st.P = cat (1, st.P, reshape (P.', 1, [], R));
+    if (st.want_A)
+      st.A = cat (1, st.A, permute (A, [5 2 3 4 1]));
+    endif
+  endif
+endfunction
+
+## [st, x, L] = stack (m, st, ids): the rows of ids (n×R) through the
+## causal stack with the cache; x n×d×R after the final LayerNorm
+## (pre-norm), L the layers' lean traces
+function [st, x, L] = stack (m, st, ids)
+  norm = m.config.norm;
+  x = decoder_input (m, ids, st.t, st);
+  [x, L] = layer_stack (x, m.decoder, [], true, norm, st.E, st.src_allow, "lean", st.cache);
+  if (strcmp (norm, "pre"))
+    x = layer_norm (x, m.decoder_norm);
+  endif
+  st.cache = arrayfun (@kv, L);
+  st.E = st.E(1:0,:,:);                       # the source is read
+  st.t += rows (x);
+endfunction
+
+## the keys and values of a layer's trace, the next step's cache
+function c = kv (T)
+  c.self = struct ("K", T.self.K, "V", T.self.V);
+  c.cross = [];
+  if (isfield (T, "cross"))
+    c.cross = struct ("K", T.cross.K, "V", T.cross.V);
+  endif
+endfunction
+
+## [P, A] = rerun (m, st, gen): the uncached step: the whole model on every
+## id so far of the rows gen; P R×V and A R×M×h×L (st.want_A) of those rows
+function [P, A] = rerun (m, st, gen)
+  [s, R] = size (st.ids);
+  P = nan (R, numel (m.tgt_vocab.words));
+  A = [];
+  if (st.want_A)
+    A = zeros (R, rows (st.src), m.decoder(1).cross.heads, numel (m.decoder));
+  endif
+  if (! any (gen))
+    return;
+  endif
+  tr = model_forward (m, struct ("src", st.src(:,gen), "src_allow", st.src_allow(:,gen),
+                                 "tgt_in", st.ids(:,gen), "tgt_allow", true (s, nnz (gen))));
+  P(gen,:) = permute (tr.probs(end,:,:), [3 2 1]);
+  if (st.want_A)
+    for l = 1:numel (m.decoder)
+      A(gen,:,:,l) = permute (tr.decoder(l).cross.A(end,:,:,:), [4 2 3 1]);
+    endfor
+  endif
+endfunction

@@ -1,0 +1,28 @@
+/* attn_layernorm: MEX gateway; help text in attn_layernorm.m.
+ *   [Y, mu, sigma, xhat] = attn_layernorm (X, gain, bias, epsilon)
+ *   X n x d x P..., gain and bias 1 x d, epsilon a scalar */
+#include "gateway.h"
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    gw_dims dx;
+    gw_nargs(nlhs, nrhs, 4, 4, 4);
+    const double *X = gw_rows_arg(prhs[0], "X", GW_MAX_DIMS, &dx);
+    const attn_int n = dx.dim[0], d = dx.dim[1], P = gw_pages(&dx, 2);
+    const double *gain = gw_width_row(prhs[1], "gain", d);
+    const double *bias = gw_width_row(prhs[2], "bias", d);
+    if (!mxIsDouble(prhs[3]) || mxIsComplex(prhs[3])
+        || mxGetNumberOfElements(prhs[3]) != 1)
+        mexErrMsgIdAndTxt("attention:type",
+                          "epsilon must be a real double scalar");
+    const gw_dims row_dims = gw_with_cols(&dx, 1);
+    mxArray *Y = gw_new_double(dx.ndims < 2 ? 2 : dx.ndims, dx.dim);
+    mxArray *mu = gw_new_double(row_dims.ndims, row_dims.dim);
+    mxArray *sigma = gw_new_double(row_dims.ndims, row_dims.dim);
+    mxArray *xhat = gw_new_double(dx.ndims < 2 ? 2 : dx.ndims, dx.dim);
+    attn_layernorm_forward(n, d, P, X, gain, bias, mxGetScalar(prhs[3]),
+                           mxGetDoubles(Y), mxGetDoubles(mu),
+                           mxGetDoubles(sigma), mxGetDoubles(xhat));
+    mxArray *results[4] = { Y, mu, sigma, xhat };
+    gw_return(nlhs, plhs, 4, results);
+}
