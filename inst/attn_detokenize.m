@@ -1,6 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{text} =} attn_detokenize (@var{tok}, @var{ids})
-## The text of 1-based token ids, as the tokenizer's reference decodes it.
+## The text of attention token ids, decoded.  Ids count from 1, and the
+## text is what the tokenizer's reference decodes.
 ##
 ## Byte-level BPE gives the text back byte for byte.  WordPiece joins the
 ## tokens with spaces, glues @qcode{"##"} pieces to the token before and

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{ids} =} attn_tokenize (@var{tok}, @var{text})
 ## @deftypefnx {} {[@var{ids}, @var{pieces}, @var{spans}] =} attn_tokenize (@var{tok}, @var{text})
-## Split UTF-8 text into the subword tokens of a tokenizer.
+## Split text into the tokens of an attention model.  The subword tokens
+## of a tokenizer, from UTF-8 text.
 ##
 ## @var{tok} comes from @code{attn_tokenizer}.  @var{ids} (1×n) are
 ## 1-based, as everywhere in the package: the tokenizer's files count from

@@ -3,7 +3,8 @@
 ## @deftypefnx {} {@var{tok} =} attn_tokenizer (@var{file})
 ## @deftypefnx {} {@var{tok} =} attn_tokenizer (@{@var{file1}, @var{file2}@})
 ## @deftypefnx {} {@var{tok} =} attn_tokenizer (@dots{}, @var{name}, @var{value}, @dots{})
-## Load a subword tokenizer from the files a published model ships.
+## Load an attention model's subword tokenizer.  It is read from the
+## files a published model ships.
 ##
 ## @var{tok} is a plain struct of data (no function handles, nothing of the
 ## files is ever evaluated) for @code{attn_tokenize} and
@@ -119,7 +120,7 @@ function v = json_of (file)
     v = [];
     return;
   endif
-  v = file_json ("decode", char (read_bytes (file)), "the file", file);
+  v = file_json ("decode_other", char (read_bytes (file)), "the file", file);
 endfunction
 
 ## merges.txt's text (tok_bpe reads its lines)

@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{Y}, @var{mu}, @var{sigma}, @var{xhat}] =} attn_layernorm (@var{X}, @var{gain}, @var{bias}, @var{epsilon})
-## LayerNorm of every row of @var{X} (n×d×P@dots{}) over its d entries, in
-## the order of operations of the formula written in Octave (the same
+## LayerNorm of every row, for attention layers.  Every row of @var{X}
+## (n×d×P@dots{}) is normalised over its d entries, in the order of
+## operations of the formula written in Octave (the same
 ## numbers bit for bit):
 ##
 ## @example

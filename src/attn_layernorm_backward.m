@@ -1,6 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{dX}, @var{dgain}, @var{dbias}] =} attn_layernorm_backward (@var{dY}, @var{xhat}, @var{sigma}, @var{gain})
-## The gradients of @code{attn_layernorm} given @var{dY} = dL/dY
+## Gradients of attn_layernorm, for attention layers.  The gradients of
+## @code{attn_layernorm} given @var{dY} = dL/dY
 ## (n×d×P@dots{}) and the forward pass's @var{xhat} (n×d×P@dots{}) and
 ## @var{sigma} (n×1×P@dots{}), in the order of operations of the formula
 ## written in Octave:

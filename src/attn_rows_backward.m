@@ -1,6 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{dX}, @var{dW}, @var{db}] =} attn_rows_backward (@var{dY}, @var{X}, @var{W})
-## The gradients of @code{Y = attn_rows (X, W, b)} given @var{dY} = dL/dY.
+## Gradients of attn_rows, for attention layers.  The gradients of
+## @code{Y = attn_rows (X, W, b)} given @var{dY} = dL/dY.
 ##
 ## @example
 ## @group

@@ -1,5 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{v} =} file_json ("decode", @var{text}, @var{what}, @var{where})
+## @deftypefnx {} {@var{v} =} file_json ("decode_other", @var{text}, @var{what}, @var{where})
 ## @deftypefnx {} {@var{txt} =} file_json ("encode_meta", @var{s}, @var{what}, @var{caller})
 ## @deftypefnx {} {@var{s} =} file_json ("decode_meta", @var{txt}, @var{what}, @var{where})
 ## The JSON of the package's files: read strictly, and the one definition
@@ -16,6 +17,11 @@
 ## (@code{[[1],[2]]} is read as the list @code{[1, 2]}).
 ## A refusal is an @code{attention:file} error "@var{where}: @var{what}
 ## @dots{}".
+##
+## @qcode{"decode_other"}: JSON that other tools write (a tokenizer's
+## files), checked as by @qcode{"decode"} but for the two rules of the
+## package's own files: @code{null} and lists of lists or objects are
+## allowed there.
 ##
 ## @qcode{"encode_meta"}: the scalar struct @var{s} of plain values as a
 ## JSON object: text (a char row), a logical scalar, an integer (printed
@@ -35,7 +41,9 @@
 function v = file_json (action, x, what, who)
   switch (action)
     case "decode"
-      v = decode_json (x, what, who);
+      v = decode_json (x, what, who, true);
+    case "decode_other"
+      v = decode_json (x, what, who, false);
     case "encode_meta"
       v = encode_meta (x, what, who);
     case "decode_meta"
@@ -43,7 +51,8 @@ function v = file_json (action, x, what, who)
   endswitch
 endfunction
 
-function v = decode_json (text, what, where)
+## OWN: the rules of the package's own files too.
+function v = decode_json (text, what, where, own)
   text = text(:)';
   if (any (text == "\0"))
     error ("attention:file", "%s: %s holds a NUL byte (byte %d)", where, what,
@@ -74,11 +83,11 @@ function v = decode_json (text, what, where)
            regexprep (err.message, '^jsondecode: ', ''));
   end_try_catch
   outside = text(! inside);
-  if (! isempty (strfind (outside, "null")))
+  if (own && ! isempty (strfind (outside, "null")))
     error ("attention:file", "%s: %s holds null, which no value of the file may be", where, what);
   endif
   brackets = outside(any (outside == "[]{}"', 1));
-  if (any (brackets(1:end-1) == "[" & any (brackets(2:end) == "[{"', 1)))
+  if (own && any (brackets(1:end-1) == "[" & any (brackets(2:end) == "[{"', 1)))
     error ("attention:file", "%s: %s has a list that holds a list or an object", where, what);
   endif
   duplicate_keys (text, s, e, inside, depth, what, where);
@@ -191,7 +200,7 @@ function k = value_kind (x)
 endfunction
 
 function s = decode_meta (txt, what, where)
-  s = decode_json (txt, what, where);
+  s = decode_json (txt, what, where, true);
   if (! isstruct (s) || ! isscalar (s))
     error ("attention:file", "%s: %s must be a JSON object", where, what);
   endif
@@ -235,6 +244,11 @@ endfunction
 %!error <here: it holds a NUL byte> file_json ("decode", "{\"a\0\": 1}", "it", "here")
 %!error <here: it holds null> file_json ("decode", '{"a": null}', "it", "here")
 %!error <holds null> file_json ("decode", '{"a": [1, null]}', "it", "here")
+%!test
+%! ## other tools' JSON may hold null and lists of lists
+%! v = file_json ("decode_other", '{"a": null, "b": [["x", "y"], ["z", "w"]]}', "it", "here");
+%! assert (isempty (v.a));
+%! assert (v.b, {{"x"; "y"}; {"z"; "w"}});
 %!error <here: it has a list that holds a list or an object> file_json ("decode", '{"a": [[1], [2]]}', "it", "here")
 %!error <a list that holds> file_json ("decode", '{"a": [3, {"b": 1}]}', "it", "here")
 %!error <a list that holds> file_json ("decode", '[[3]]', "it", "here")
