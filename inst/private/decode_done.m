@@ -14,10 +14,23 @@ function [D, st] = decode_done (D, st, token, logp, ends, from)
                 "P", {cell(0, 1)}, "A", {cell(0, 1)});
     return;
   endif
-  every = (1:numel (st.sent))';
   if (nargin < 6)
-    from = every;
+    from = (1:numel (st.sent))';
   endif
+  if (any (ends))
+    D = finished (D, st, token, logp, ends, from);
+  endif
+  if (any (ends) || nargin > 5)
+    st = decode_keep (st, from(! ends));
+  endif
+  if (! isempty (token))
+    st.ids(end+1,:) = token(! ends);
+  endif
+  st.logp = logp(! ends);
+endfunction
+
+## D with the pairs that end
+function D = finished (D, st, token, logp, ends, from)
   r = from(ends);
   last = zeros (0, numel (r));
   if (! isempty (token))
@@ -32,11 +45,4 @@ function [D, st] = decode_done (D, st, token, logp, ends, from)
       D.A = [D.A; arrayfun(@(k) st.A(:,:,:,:,k), r, "UniformOutput", false)];
     endif
   endif
-  if (any (ends) || ! isequal (from, every))
-    st = decode_keep (st, from(! ends));
-  endif
-  if (! isempty (token))
-    st.ids(end+1,:) = token(! ends);
-  endif
-  st.logp = logp(! ends);
 endfunction

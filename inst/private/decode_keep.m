@@ -13,9 +13,9 @@ function st = decode_keep (st, r)
   if (! isempty (st.c))
     st.c = st.c(:,:,r);
   endif
-  for l = 1:numel (st.cache)
+  for l = 1:numel (st.cache)                  # the cache: K and V of each block
     for part = {"self", "cross"}
-      if (! isempty (st.cache(l).(part{1})))
+      if (isfield (st.cache, part{1}))
         st.cache(l).(part{1}).K = st.cache(l).(part{1}).K(:,:,r);
         st.cache(l).(part{1}).V = st.cache(l).(part{1}).V(:,:,r);
       endif

@@ -17,7 +17,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   st = decode_start (m, sources, prompts, o, fname, prompt_name);
   switch (o.method)
     case "greedy"
-      [D, st] = decode_greedy (m, st, @(P) nthargout (2, @max, P, [], 2));
+      [D, st] = decode_greedy (m, st, @most_probable);
     case "sample"
       [D, st] = decode_greedy (m, st, @(P) arrayfun (@(r) decode_sample (P(r,:), o), (1:rows (P))'));
     case "beam"
@@ -85,6 +85,11 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     done = cellfun (@(k) struct ("ids", ids(k)', "logp", num2cell (D.logp(k))',
                                  "score", num2cell (score(k))'), done, "UniformOutput", false);
   endif
+endfunction
+
+## the most probable token of each row of P
+function t = most_probable (P)
+  [~, t] = max (P, [], 2);
 endfunction
 
 ## the words of a cell joined by single spaces ("" for none)

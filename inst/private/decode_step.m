@@ -16,7 +16,7 @@ function [st, P] = decode_step (m, st, gen)
       st = stack (m, st, zeros (0, R));
     endif
     [st, x, L] = stack (m, st, st.ids(s,:));
-    st.rows_run += accumarray (st.sent, 1, size (st.n0));
+    st.rows_run += tally (st.sent, 1, st.n0);
     P = reshape (softmax_rows (attn_rows (x, m.W_vocab, m.b_vocab)), [], R).';
     A = [];
     if (st.want_A)                            # 1×M×h×R per layer -> R×M×h×L
@@ -25,9 +25,9 @@ function [st, P] = decode_step (m, st, gen)
     endif
   else
     [P, A] = rerun (m, st, gen);
-    st.rows_run += accumarray (st.sent(gen), s + prefix_rows (m), size (st.n0));
+    st.rows_run += tally (st.sent(gen), s + prefix_rows (m), st.n0);
   endif
-  st.steps += accumarray (st.sent(gen), 1, size (st.n0));
+  st.steps += tally (st.sent(gen), 1, st.n0);
   bad = find (gen & ! all (isfinite (P), 2), 1);
   if (! isempty (bad))
     error ("attention:nonfinite",
@@ -42,6 +42,12 @@ function [st, P] = decode_step (m, st, gen)
   endif
 endfunction
 
+## c (N×1, the shape of n0): c(k) the sum of v over the places where the
+## sentences i are k (sparse adds up repeated ones: the rows of a beam)
+function c = tally (i, v, n0)
+  c = full (sparse (i, 1, v, numel (n0), 1));
+endfunction
+
 ## [st, x, L] = stack (m, st, ids): the rows of ids (n×R) through the
 ## causal stack with the cache; x n×d×R after the final LayerNorm
 ## (pre-norm), L the layers' lean traces
@@ -52,18 +58,9 @@ function [st, x, L] = stack (m, st, ids)
   if (strcmp (norm, "pre"))
     x = layer_norm (x, m.decoder_norm);
   endif
-  st.cache = arrayfun (@kv, L);
+  st.cache = L;                               # their K and V: the next step's cache
   st.E = st.E(1:0,:,:);                       # the source is read
   st.t += rows (x);
-endfunction
-
-## the keys and values of a layer's trace, the next step's cache
-function c = kv (T)
-  c.self = struct ("K", T.self.K, "V", T.self.V);
-  c.cross = [];
-  if (isfield (T, "cross"))
-    c.cross = struct ("K", T.cross.K, "V", T.cross.V);
-  endif
 endfunction
 
 ## [P, A] = rerun (m, st, gen): the uncached step: the whole model on every

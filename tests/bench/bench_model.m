@@ -37,14 +37,15 @@ endfunction
 function dir = plain_kernels ()
   dir = tempname ();
   mkdir (dir);
-  wrap = {"attn_self",     "function [Y, T] = attn_self (X, B, a = [], mode = \"\")\n  [Y, T] = attn_ref_block (\"self\", X, [], B, a);\nendfunction\n"
-          "attn_masked",   "function [Y, T] = attn_masked (X, B, a = [], mode = \"\")\n  [Y, T] = attn_ref_block (\"masked\", X, [], B, a);\nendfunction\n";
-          "attn_cross",    "function [Y, T] = attn_cross (D, E, B, a = [], mode = \"\")\n  [Y, T] = attn_ref_block (\"cross\", D, E, B, a);\nendfunction\n";
+  cached = "  if (! isempty (c))\n    [Y, T] = plain_cached_block (%s, %s, B, a, c, %d);\n    return;\n  endif\n";
+  wrap = {"attn_self",     ["function [Y, T] = attn_self (X, B, a = [], mode = \"\", c = [])\n" sprintf(cached, "X", "X", 0) "  [Y, T] = attn_ref_block (\"self\", X, [], B, a);\nendfunction\n"]
+          "attn_masked",   ["function [Y, T] = attn_masked (X, B, a = [], mode = \"\", c = [])\n" sprintf(cached, "X", "X", 1) "  [Y, T] = attn_ref_block (\"masked\", X, [], B, a);\nendfunction\n"];
+          "attn_cross",    ["function [Y, T] = attn_cross (D, E, B, a = [], mode = \"\", c = [])\n" sprintf(cached, "D", "E", 0) "  [Y, T] = attn_ref_block (\"cross\", D, E, B, a);\nendfunction\n"];
           "attn_backward", "function G = attn_backward (dY, T, B)\n  G = attn_ref_block_backward (dY, T, B);\nendfunction\n";
           "attn_sdpa",     "function [M, A, S] = attn_sdpa (varargin)\n  [M, A, S] = attn_ref_sdpa (varargin{:});\nendfunction\n"};
   for i = 1:rows (wrap)
     fid = fopen (fullfile (dir, [wrap{i,1} ".m"]), "w");
-    fprintf (fid, wrap{i,2});
+    fputs (fid, wrap{i,2});
     fclose (fid);
   endfor
 endfunction
