@@ -21,7 +21,7 @@ endfunction
 function [have, where] = memory_free ()
   have = Inf;
   where = "no /proc/meminfo";
-  info = read_proc ("/proc/meminfo");
+  info = file_text ("/proc/meminfo");
   for key = {"MemAvailable", "MemTotal"}
     kb = regexp (info, [key{1} ':\s*(\d+)\s*kB'], "tokens", "once");
     if (! isempty (kb))
@@ -30,8 +30,8 @@ function [have, where] = memory_free ()
       break;
     endif
   endfor
-  limit = regexp (read_proc ("/proc/self/limits"), 'Max address space\s+(\d+)', "tokens", "once");
-  used = regexp (read_proc ("/proc/self/status"), 'VmSize:\s*(\d+)\s*kB', "tokens", "once");
+  limit = regexp (file_text ("/proc/self/limits"), 'Max address space\s+(\d+)', "tokens", "once");
+  used = regexp (file_text ("/proc/self/status"), 'VmSize:\s*(\d+)\s*kB', "tokens", "once");
   if (! isempty (limit) && ! isempty (used))
     left = str2double (limit{1}) - 1024 * str2double (used{1});
     if (left < have)
@@ -41,14 +41,6 @@ function [have, where] = memory_free ()
   endif
 endfunction
 
-function text = read_proc (name)
-  text = "";
-  fid = fopen (name, "r");
-  if (fid >= 0)
-    text = fread (fid, [1, Inf], "*char");
-    fclose (fid);
-  endif
-endfunction
 
 function s = bytes_str (b)
   units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -277,7 +277,7 @@ function cg = cgroup_create (name, limits)
       d = fullfile (mounts.v1.(c{1}), own.v1.(c{1}), name);
     elseif (! isempty (mounts.v2) && ! isempty (own.v2))
       parent = fullfile (mounts.v2, own.v2);
-      if (any (strcmp (c{1}, strsplit (strtrim (read_text (fullfile (parent, "cgroup.subtree_control")))))))
+      if (any (strcmp (c{1}, strsplit (strtrim (file_text (fullfile (parent, "cgroup.subtree_control")))))))
         d = fullfile (parent, name);
         cg.v2 = true;
       endif
@@ -318,7 +318,7 @@ endfunction
 function [mounts, own] = cgroup_places ()
   mounts = struct ("v1", struct (), "v2", "");
   own = struct ("v1", struct (), "v2", "");
-  for line = strsplit (read_text ("/proc/self/mountinfo"), "\n")
+  for line = strsplit (file_text ("/proc/self/mountinfo"), "\n")
     f = strsplit (line{1}, " ");
     sep = find (strcmp (f, "-"), 1);
     if (isempty (sep) || numel (f) < sep + 3)
@@ -332,7 +332,7 @@ function [mounts, own] = cgroup_places ()
       endfor
     endif
   endfor
-  for line = strsplit (read_text ("/proc/self/cgroup"), "\n")
+  for line = strsplit (file_text ("/proc/self/cgroup"), "\n")
     f = regexp (line{1}, '^\d+:([^:]*):(.*)$', "tokens", "once");
     if (isempty (f))
       continue;
@@ -351,13 +351,13 @@ function cause = cgroup_events (cg)
     return;
   endif
   for d = cg.dirs
-    oom = [regexp(read_text (fullfile (d{1}, "memory.oom_control")), 'oom_kill (\d+)', "tokens", "once"), ...
-           regexp(read_text (fullfile (d{1}, "memory.events")), 'oom_kill (\d+)', "tokens", "once")];
+    oom = [regexp(file_text (fullfile (d{1}, "memory.oom_control")), 'oom_kill (\d+)', "tokens", "once"), ...
+           regexp(file_text (fullfile (d{1}, "memory.events")), 'oom_kill (\d+)', "tokens", "once")];
     if (any (str2double (oom) > 0))
       cause = sprintf ("killed: memory limit %g MiB", cg.memory);
       return;
     endif
-    pids = regexp (read_text (fullfile (d{1}, "pids.events")), 'max (\d+)', "tokens", "once");
+    pids = regexp (file_text (fullfile (d{1}, "pids.events")), 'max (\d+)', "tokens", "once");
     if (! isempty (pids) && str2double (pids{1}) > 0)
       cause = sprintf ("stopped: process limit %d", cg.processes);
     endif
@@ -366,7 +366,7 @@ endfunction
 
 function cgroup_kill (cg)
   for d = cg.dirs
-    for pid = str2double (strsplit (strtrim (read_text (fullfile (d{1}, "cgroup.procs")))))
+    for pid = str2double (strsplit (strtrim (file_text (fullfile (d{1}, "cgroup.procs")))))
       if (! isnan (pid))
         [~] = kill (pid, 9);
       endif
@@ -421,14 +421,6 @@ function cgroup_sweep ()
   endfor
 endfunction
 
-function txt = read_text (file)
-  txt = "";
-  fid = fopen (file, "r");
-  if (fid >= 0)
-    txt = fread (fid, [1, Inf], "char=>char");
-    fclose (fid);
-  endif
-endfunction
 
 ## Writes a control file that may not exist on this kind of cgroup.
 function write_text (file, txt)
