@@ -160,6 +160,11 @@ function [W, payload, failure] = await (W, marker)
         at = 1;
       endif
     endif
+    if (W.printed > W.box.output * 1024)    # also when the reply came with it
+      cause = sprintf ("flooded its output (more than %g KiB in a call)", W.box.output);
+      [W, failure] = fail (W, cause, "attention:output", ["the submission ", cause]);
+      return;
+    endif
     head = numel (marker) + 8;
     if (! isempty (at) && isinf (need) && numel (W.pending) >= head)
       len = double (typecast (W.pending(head-7:head), "uint64"));
@@ -176,11 +181,7 @@ function [W, payload, failure] = await (W, marker)
       W.pending = W.pending(need+1:end);
       return;
     endif
-    if (W.printed > W.box.output * 1024)
-      cause = sprintf ("flooded its output (more than %g KiB in a call)", W.box.output);
-      [W, failure] = fail (W, cause, "attention:output", ["the submission ", cause]);
-      return;
-    elseif (ended)
+    if (ended)
       W = keep_output (W, numel (W.pending));      # its last words
       cause = why_ended (W);
       [W, failure] = fail (W, cause, "attention:worker", ["the submission's process ", cause]);
