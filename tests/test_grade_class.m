@@ -148,3 +148,29 @@
 %!   confirm_recursive_rmdir (false, "local");
 %!   [~] = rmdir (root, "s");
 %! end_unwind_protect
+
+%!test
+%! ## the sandboxes without bwrap grade alike: a plain process, and as root
+%! ## an unprivileged uid of its own
+%! root = tempname ();
+%! mkdir (root);
+%! grader = fullfile (root, "grade_twice.m");
+%! write (grader, ["## Submission: my_twice.m\n\n%%!test\n%%! assert (my_twice (1), 2);\n\n", ...
+%!                 "%%!test\n%%! assert (my_twice ([1 2]), [2 4]);\n"]);
+%! put (root, "good", "  y = x + x;");
+%! put (root, "wrong", "  y = 2 * x(1);");
+%! kinds = {"none"};
+%! if (getuid () == 0)
+%!   kinds{end+1} = "uid";
+%! endif
+%! unwind_protect
+%!   for k = kinds
+%!     R = attn_grade (grader, fullfile (root, "good"), "quiet", true, "sandbox", k{1});
+%!     assert ({R.sandbox, R.score, R.status}, {k{1}, 2, "ok"});
+%!     R = attn_grade (grader, fullfile (root, "wrong"), "quiet", true, "sandbox", k{1});
+%!     assert ([R.tests.passed], [true false]);
+%!   endfor
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   [~] = rmdir (root, "s");
+%! end_unwind_protect

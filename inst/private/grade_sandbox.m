@@ -203,9 +203,9 @@ function [program, args] = command (box)
             "cd \"$1\" || exit 97; shift; exec 3< \"$1\" || exit 97; shift; ", ...
             "while [ \"$1\" != -- ]; do echo $$ > \"$1\" || exit 97; shift; done; shift; ", ...
             "exec env -i \"$@\" 2>&1"];
-  args_file = field_or_empty (box, "bwrap_args");
-  if (isempty (args_file))
-    args_file = "/dev/null";
+  args_file = "/dev/null";
+  if (strcmp (box.kind, "bwrap"))
+    args_file = box.bwrap_args;
   endif
   program = "/bin/bash";          # (dash cannot close a file number above 9)
   args = [{"-c", script, "bash", box.work, args_file}, join, {"--"}, ...
