@@ -291,15 +291,6 @@
 %!  endfor
 %!endfunction
 
-%!function t = read_all (f)
-%!  t = "";
-%!  fid = fopen (f, "r");
-%!  if (fid >= 0)
-%!    t = fread (fid, [1, Inf], "char=>char");
-%!    fclose (fid);
-%!  endif
-%!endfunction
-
 ## The processes of P that the run left: those naming ROOT (the trusted
 ## side inherits TMPDIR under it, bwrap names its folders), those of the
 ## run's worker uids (slots 1 to JOBS of the run this process started)

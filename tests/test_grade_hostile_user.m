@@ -14,15 +14,6 @@
 %!  fclose (fid);
 %!endfunction
 
-%!function t = read_all (f)
-%!  t = "";
-%!  fid = fopen (f, "r");
-%!  if (fid >= 0)
-%!    t = fread (fid, [1, Inf], "char=>char");
-%!    fclose (fid);
-%!  endif
-%!endfunction
-
 %!function tf = user_here ()
 %!  tf = (getuid () == 0 && system ("setpriv --version >/dev/null 2>&1") == 0
 %!        && system (["setpriv --reuid 65534 --regid 65534 --clear-groups bwrap --unshare-user ", ...
