@@ -76,13 +76,12 @@ function [text, info] = attn_continue (m, prompt, varargin)
                                         "alpha", 1, "real (-Inf, Inf)";
                                         "cache", true, "flag"}], varargin);
   check_model (m, "attn_continue");
-  kind = family_kind (m);
-  dec_only = strcmp (kind, "decoder-only");
+  start = model_family (m).start;
   given = ! (isnumeric (o.source) && isempty (o.source));
-  if (dec_only && given)
+  if (strcmp (start, "prompt") && given)
     error ("attention:option",
            "attn_continue: option \"source\" is not read by a decoder-only model (it has no encoder)");
-  elseif (any (strcmp (kind, {"encoder-decoder", "pooled"})) && ! given)
+  elseif (strcmp (start, "source") && ! given)
     error ("attention:option",
            "attn_continue: option \"source\" (the sentence the encoder reads) is required for an encoder-decoder model");
   endif
@@ -113,7 +112,7 @@ function [text, info] = attn_continue (m, prompt, varargin)
   info = struct ("prompt_tokens", {full.prompt_tokens}, "rows_computed", full.rows_computed,
                  "probs", full.probs, "ids", full.ids, "tokens", {full.tokens},
                  "stopped", full.stopped);
-  if (! dec_only)
+  if (strcmp (start, "source"))
     info.source_labels = full.source_labels;
     info.A = full.A;
   endif

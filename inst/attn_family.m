@@ -89,19 +89,16 @@ function m = attn_family (config)
     print_usage ();
   endif
   if (isstruct (config) && ! isfield (config, "family"))
-    error ("attention:config", "attn_family: CONFIG.family is required (%s)", families ());
+    error ("attention:config", "attn_family: CONFIG.family is required (%s)",
+           family_names ("attn_family"));
   endif
   c = check_config (config, "attn_family");
-  if (strcmp (c.family, "encoder-decoder"))
+  if (! strcmp (model_family (c.family).builder, "attn_family"))
     error ("attention:config",
            "attn_family: CONFIG.family must be one of %s (attn_model builds the encoder-decoder)",
-           families ());
+           family_names ("attn_family"));
   endif
   m = model_new (c, "attn_family");
-endfunction
-
-function s = families ()
-  s = "\"decoder-only\", \"encoder-token\", \"encoder-sentence\", \"pooled-add\", \"pooled-concat\", \"pooled-prefix\"";
 endfunction
 
 %!shared ner, words

@@ -49,7 +49,7 @@ function tr = attn_forward (m, source, prefix = "<bos>")
   check_model (m, "attn_forward");
   if (isstruct (source))
     batch = source;
-  elseif (any (strcmp (family_kind (m), {"decoder-only", "encoder"})))   # attn_family
+  elseif (! strcmp (model_family (m).batch, "pairs"))   # one sequence: model_batch frames it
     batch = model_batch (m, {source}, {}, "attn_forward");
   else
     src = to_ids (m.src_vocab, source, "source", "attn_forward", "source");

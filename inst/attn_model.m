@@ -71,10 +71,10 @@ function m = attn_model (config)
     print_usage ();
   endif
   c = check_config (config, "attn_model");
-  if (! strcmp (c.family, "encoder-decoder"))
+  if (! strcmp (model_family (c.family).builder, "attn_model"))
     error ("attention:config",
-           "attn_model: CONFIG.family must be \"encoder-decoder\" (attn_family builds the others), got \"%s\"",
-           c.family);
+           "attn_model: CONFIG.family must be one of %s (attn_family builds the others), got \"%s\"",
+           family_names ("attn_model"), c.family);
   endif
   m = model_new (c, "attn_model");
 endfunction
@@ -128,5 +128,5 @@ endfunction
 %!error <CONFIG.seed must be an integer> attn_model (setfield (c, "seed", NaN))
 %!error <CONFIG.seed must be an integer> attn_model (setfield (c, "seed", Inf))
 %!error <CONFIG.seed must be an integer> attn_model (setfield (c, "seed", -1))
-%!error <CONFIG.family must be "encoder-decoder"> attn_model (setfield (c, "family", "pooled-add"))
+%!error <CONFIG.family must be one of "encoder-decoder" \(attn_family builds the others\), got "pooled-add"> attn_model (setfield (c, "family", "pooled-add"))
 %!error id=attention:type attn_model (3)

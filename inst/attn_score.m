@@ -67,7 +67,7 @@ function S = attn_score (m, data, varargin)
   src = data.source(:);
   tgt = data.target(:);
   N = numel (src);
-  kind = family_kind (m);
+  start = model_family (m).start;
 
   ## teacher-forced pass in batches: argmax against the labels
   hits = 0;
@@ -94,13 +94,13 @@ function S = attn_score (m, data, varargin)
   was = warning ("query", unknown);
   warning ("off", unknown);
   unwind_protect
-    switch (kind)
-      case {"encoder-decoder", "pooled"}             # attn_greedy, all at once
+    switch (start)
+      case "source"                                  # attn_greedy, all at once
         S.predictions(:) = decode_run (m, src', {}, greedy, "attn_score");
-      case "decoder-only"                            # attn_continue, all at once
+      case "prompt"                                  # attn_continue, all at once
         greedy.max_len = cellfun (@(t) numel (strsplit (strtrim (t), " ")), tgt') + 1;
         S.predictions(:) = decode_run (m, cell (1, N), src', greedy, "attn_score");
-      case "encoder"
+      case ""                                        # a classifier: the argmax
         S.predictions = cellfun (@(a) strjoin (m.tgt_vocab.words(a), " "), argmax,
                                  "UniformOutput", false);
     endswitch
@@ -108,7 +108,7 @@ function S = attn_score (m, data, varargin)
     warning (was.state, unknown);
   end_unwind_protect
   v = m.tgt_vocab;
-  if (! strcmp (kind, "decoder-only"))
+  if (! strcmp (start, "prompt"))
     v = m.src_vocab;
   endif
   words = text_words (strjoin (src', " "));

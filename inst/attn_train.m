@@ -291,7 +291,7 @@ endfunction
 ## words, then the answer's and <eos>; the prompt's get weight w
 function W = prompt_weights (m, data, targets, w)
   W = [];
-  if (w != 1 && strcmp (m.config.family, "decoder-only"))
+  if (w != 1 && strcmp (model_family (m).batch, "text"))
     answer = cellfun (@(t) numel (to_ids (m.tgt_vocab, t, "target", "attn_train", "target")), targets);
     prompt = sum (data.tgt_allow, 1) - answer - 1;
     W = 1 - (1 - w) * ((1:rows (data.labels))' <= prompt);

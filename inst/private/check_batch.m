@@ -22,7 +22,6 @@ function check_batch (m, batch, fname, need_labels)
     error ("attention:field", "%s: BATCH must be a struct from attn_batch with fields %s",
            fname, strjoin (need, ", "));
   endif
-  kind = family_kind (m);
   parts = {};                                # {ids, mask, vocabulary size}
   if (isfield (m, "src_embed"))
     parts(end+1,:) = {"src", "src_allow", numel(m.src_vocab.words)};
@@ -62,12 +61,12 @@ function check_batch (m, batch, fname, need_labels)
     endif
   endfor
   if (need_labels)
-    switch (m.config.family)
-      case "encoder-token"
+    switch (model_family (m).readout)          # what the labels are of
+      case "token"
         rows_of = "src";
-      case "encoder-sentence"
+      case "sentence"
         rows_of = "";
-      otherwise
+      case "vocab"
         rows_of = "tgt_in";
     endswitch
     want = 1;

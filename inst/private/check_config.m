@@ -2,7 +2,7 @@
 ## @deftypefn {} {@var{c} =} check_config (@var{config}, @var{caller})
 ## Check a model's CONFIG struct, every field of every family, and return it
 ## complete: defaults filled in, vocabularies built, in the layout a model
-## keeps (@code{family, d, heads, dk, dv, d_ff, norm, positions, max_len,
+## keeps (@code{family, d, heads, dk, dv, d_ff, activation, norm, positions, max_len,
 ## encoder_layers, decoder_layers, seed}, then @code{readout, head,
 ## d_hidden} for a sentence classifier), with @code{src_vocab} and
 ## @code{tgt_vocab} at the end (what @code{model_schema} reads).
@@ -23,9 +23,7 @@ function c = check_config (config, caller)
     error ("attention:type", "%s: CONFIG must be a scalar struct, got %s", caller,
            class (config));
   endif
-  families = ["one of encoder-decoder, decoder-only, encoder-token, encoder-sentence, ", ...
-              "pooled-add, pooled-concat, pooled-prefix"];
-  spec = {"family", "encoder-decoder", families;
+  spec = {"family", "encoder-decoder", ["one of " strjoin({model_family().name}, ", ")];
           "src_vocab", [], "any";
           "tgt_vocab", [], "any";
           "vocab", [], "any";
@@ -35,6 +33,7 @@ function c = check_config (config, caller)
           "dk", [], "integer [1, 65536]";
           "dv", [], "integer [1, 65536]";
           "d_ff", [], "integer [0, 1048576]";
+          "activation", "relu", ["one of " strjoin(activation (), ", ")];
           "norm", "post", "one of post, pre, none";
           "positions", "learned", "one of learned, sinusoidal";
           "max_len", 64, "integer [1, 1048576]";
@@ -48,8 +47,9 @@ function c = check_config (config, caller)
   o = parse_options (caller, spec, {config}, "config");
   given = lower (fieldnames (config));
   fam = o.family;
-  encoder_only = any (strcmp (fam, {"encoder-token", "encoder-sentence"}));
-  one_stack = encoder_only || strcmp (fam, "decoder-only");
+  family = model_family (fam);
+  encoder_only = ! family.decoder;
+  one_stack = ! (family.source && family.decoder);
 
   if (one_stack && ! isempty (o.vocab))       # attn_family's form: vocab, layers
     for f = {"src_vocab", "tgt_vocab", "encoder_layers", "decoder_layers"}
@@ -61,7 +61,7 @@ function c = check_config (config, caller)
     endfor
     if (encoder_only)
       specials = {"<pad>", "<unk>", "<bos>", "<eos>"};
-      if (strcmp (fam, "encoder-sentence") && strcmp (o.readout, "cls"))
+      if (strcmp (family.readout, "sentence") && strcmp (o.readout, "cls"))
         specials{end+1} = "<cls>";
       endif
       o.src_vocab = vocab_of (o.vocab, "vocab", caller, specials);
@@ -86,8 +86,7 @@ function c = check_config (config, caller)
       endif
       o.(f{1}) = vocab_of (o.(f{1}), f{1}, caller);
     endfor
-    has_encoder = ! strcmp (fam, "decoder-only");
-    stacks = {"encoder_layers", has_encoder; "decoder_layers", ! encoder_only};
+    stacks = {"encoder_layers", family.source; "decoder_layers", family.decoder};
     for i = 1:2
       if (stacks{i,2} && o.(stacks{i,1}) < 1)
         error ("attention:config", "%s: CONFIG.%s must be at least 1 for the %s family, got %d",
@@ -104,7 +103,7 @@ function c = check_config (config, caller)
       error ("attention:config", "%s: CONFIG.tgt_vocab (the classes) must hold at least 2 names",
              caller);
     endif
-    if (strcmp (fam, "encoder-sentence") && strcmp (o.readout, "cls")
+    if (strcmp (family.readout, "sentence") && strcmp (o.readout, "cls")
         && ! any (strcmp (o.src_vocab.words, "<cls>")))
       error ("attention:config",
              "%s: CONFIG.vocab must hold \"<cls>\" for the cls readout (build it with attn_vocab (data, {..., \"<cls>\"}))",
@@ -128,9 +127,9 @@ function c = check_config (config, caller)
   if (isempty (o.d_ff))
     o.d_ff = 4 * o.d;
   endif
-  keep = {"family", "d", "heads", "dk", "dv", "d_ff", "norm", "positions", "max_len", ...
+  keep = {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "norm", "positions", "max_len", ...
           "encoder_layers", "decoder_layers", "seed"};
-  if (strcmp (fam, "encoder-sentence"))
+  if (strcmp (family.readout, "sentence"))
     if (strcmp (o.head, "linear"))
       o.d_hidden = 0;
     elseif (isempty (o.d_hidden))
@@ -178,7 +177,7 @@ endfunction
 
 %!test
 %! c = check_config (struct ("src_vocab", {v}, "tgt_vocab", "la rive", "d", 6, "heads", 2), "f");
-%! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "norm", "positions", ...
+%! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "norm", "positions", ...
 %!                          "max_len", "encoder_layers", "decoder_layers", "seed", ...
 %!                          "src_vocab", "tgt_vocab"});
 %! assert ([c.dk, c.dv, c.d_ff, c.encoder_layers], [3 3 24 2]);

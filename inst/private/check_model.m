@@ -45,6 +45,12 @@ function c = check_model (m, caller, G)
       error ("attention:model", "%s: M.config is not a valid model config: %s", caller,
              regexprep (err.message, ['^' caller ': '], ""));
     end_try_catch
+    missing = setdiff (fieldnames (c), [fieldnames(config); {"src_vocab"; "tgt_vocab"}]);
+    if (! isempty (missing))                 # the layers read m.config itself
+      error ("attention:model",
+             "%s: M.config.%s is missing (a model made by an older version: set it to %s)",
+             caller, missing{1}, disp_arg (c.(missing{1})));
+    endif
     parts = model_schema (c);
     seen = [{key, c, parts, rows_groups(parts), rows_groups(parts([parts.learned]))};
             seen(1:min (end, 7),:)];

@@ -29,8 +29,8 @@
 ## their number), shape and many (of sources).
 function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   check_model (m, fname);
-  kind = family_kind (m);
-  if (strcmp (kind, "encoder"))
+  family = model_family (m);
+  if (isempty (family.start))
     error ("attention:model",
            "%s: M is an %s classifier (attn_family), which does not generate text; use attn_forward",
            fname, m.config.family);
@@ -42,7 +42,7 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   st.shape = size (sources);
   sources = sources(:)';
   N = numel (sources);
-  dec_only = strcmp (kind, "decoder-only");
+  dec_only = strcmp (family.start, "prompt");
   if (dec_only && isempty (prompts))
     prompts = sources;                        # no source: the caller's text is the prompt
     prompt_name = "SOURCE";
@@ -85,7 +85,7 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   st.fname = fname;
   if (o.cache && isfield (m, "encoder"))      # the encoder, once for the batch
     st.E = model_encode (m, batch.src, batch.src_allow, struct (), "lean").encoded;
-    if (strcmp (kind, "pooled"))
+    if (! isempty (family.pool))
       st.c = mean_pool (st.E, batch.src_allow);
       st.E = [];
     endif

@@ -54,7 +54,7 @@ endfunction
 function [st, x, L] = stack (m, st, ids)
   norm = m.config.norm;
   x = decoder_input (m, ids, st.t, st);
-  [x, L] = layer_stack (x, m.decoder, [], true, norm, st.E, st.src_allow, "lean", st.cache);
+  [x, L] = layer_stack (x, m.decoder, [], true, m.config, st.E, st.src_allow, "lean", st.cache);
   if (strcmp (norm, "pre"))
     x = layer_norm (x, m.decoder_norm);
   endif

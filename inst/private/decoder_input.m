@@ -2,31 +2,32 @@
 ## model with a decoder reads for the target ids (n×Bt) that follow t rows
 ## already in the stack: token embedding plus position, the positions
 ## t+1 … t+n.  A pooled model also fuses its pooled source tr.c (1×d×Bt)
-## into them (tr, the forward trace, gains the fields it shows):
-##   pooled-add      e_t + u + p_t,  u = c*W_u       (target_tokens, u)
-##   pooled-concat   [e_t, c]*W_F + p_t              (target_tokens, concat, fused)
-##   pooled-prefix   at t = 0 the source row c*W_P + p_1 comes first, then
+## into them by the family's pool rule (model_family; tr, the forward
+## trace, gains the fields it shows):
+##   add             e_t + u + p_t,  u = c*W_u       (target_tokens, u)
+##   concat          [e_t, c]*W_F + p_t              (target_tokens, concat, fused)
+##   prefix          at t = 0 the source row c*W_P + p_1 comes first, then
 ##                   e_t + p_t                       (target_tokens, prefix)
 ## The whole pass (model_forward) calls it with t = 0, a decoding step
 ## (decode_step) with the new row of every sentence.
 function [X, tr] = decoder_input (m, ids, t, tr = struct ())
   n = rows (ids);
   pos = m.tgt_pos(t+1:t+n,:);
-  family = m.config.family;
-  if (any (strcmp (family, {"encoder-decoder", "decoder-only"})))
+  pool = model_family (m).pool;
+  if (isempty (pool))
     X = embed_forward (m.tgt_embed, pos, ids);
     return;
   endif
   tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, m.config.d), ids);
-  switch (family)
-    case "pooled-add"                       # e_t + u + p_t
+  switch (pool)
+    case "add"                              # e_t + u + p_t
       tr.u = attn_rows (tr.c, m.W_u);
       X = tr.target_tokens + tr.u + pos;
-    case "pooled-concat"                    # [e_t, c]*W_F + p_t
+    case "concat"                           # [e_t, c]*W_F + p_t
       tr.concat = [tr.target_tokens, repmat(tr.c, n, 1)];
       tr.fused = attn_rows (tr.concat, m.W_F);
       X = tr.fused + pos;
-    case "pooled-prefix"                    # c*W_P at position 1
+    case "prefix"                           # c*W_P at position 1
       if (t == 0)
         tr.prefix = attn_rows (tr.c, m.W_P);
         X = [tr.prefix; tr.target_tokens] + m.tgt_pos(1:n+1,:);

@@ -1,12 +1,13 @@
-## [Y, T] = ffn_forward (X, P, mode): position-wise feed-forward sublayer
-## with its residual, the same convention as the attention blocks:
-##   pre = X*W_1 + b_1  (n×d_ff×Bt),  hidden = relu (pre),
-##   delta = hidden*W_2 + b_2  (n×d×Bt),  Y = X + delta.
+## [Y, T] = ffn_forward (X, P, c, mode): position-wise feed-forward
+## sublayer with its residual, the same convention as the attention blocks:
+##   pre = X*W_1 + b_1  (n×d_ff×Bt),  hidden = act (pre),
+##   delta = hidden*W_2 + b_2  (n×d×Bt),  Y = X + delta,
+## act the activation c.activation names (the model's config; activation).
 ## T: X, pre, hidden, delta, out; mode "lean" (default "full") leaves out
 ## `out`, as the kernels' lean trace, and Y is then made only when asked.
-function [Y, T] = ffn_forward (X, P, mode = "full")
+function [Y, T] = ffn_forward (X, P, c, mode = "full")
   pre = attn_rows (X, P.W_1, P.b_1);
-  hidden = max (pre, 0);
+  hidden = activation (c.activation, pre);
   delta = attn_rows (hidden, P.W_2, P.b_2);
   full = strcmp (mode, "full");
   if (isargout (1) || full)
@@ -25,10 +26,11 @@ endfunction
 %! randn ("state", 2);
 %! X = randn (3, 4, 2);
 %! P = struct ("W_1", randn (4, 5), "b_1", randn (1, 5), "W_2", randn (5, 4), "b_2", randn (1, 4));
-%! [Y, T] = ffn_forward (X, P);
+%! c.activation = "relu";
+%! [Y, T] = ffn_forward (X, P, c);
 %! for b = 1:2
 %!   assert (Y(:,:,b), X(:,:,b) + max (X(:,:,b) * P.W_1 + P.b_1, 0) * P.W_2 + P.b_2, 1e-13);
 %! endfor
 %! assert (T.out, Y);
-%! [~, L] = ffn_forward (X, P, "lean");
+%! [~, L] = ffn_forward (X, P, c, "lean");
 %! assert (L, rmfield (T, "out"));

@@ -68,7 +68,7 @@ function [names, arrays, meta] = model_parts (m, caller)
           "src_vocab", file_json("encode_meta", m.src_vocab, "M.src_vocab", caller);
           "tgt_vocab", file_json("encode_meta", m.tgt_vocab, "M.tgt_vocab", caller)};
   [parts, config] = schema_plan (m.config, m.src_vocab, m.tgt_vocab, caller, Inf);
-  if (strcmp (config.family, "decoder-only") && strcmp (meta{4,2}, meta{5,2}))
+  if (! model_family (config).source && strcmp (meta{4,2}, meta{5,2}))
     meta(4,:) = [];                    # one stack, one vocabulary (src_vocab): stored once
   endif
   names = {parts.path};
@@ -137,7 +137,7 @@ function [m, parts, at] = file_plan (meta, info, prefix, where, caller, own)
     error ("attention:file", "%s holds a damaged model: %s", where,
            regexprep (err.message, ['^' caller ': '], ''));
   end_try_catch
-  if (! isfield (meta, "src_vocab") && ! strcmp (m.config.family, "decoder-only"))
+  if (! isfield (meta, "src_vocab") && model_family (m).source)
     error ("attention:file",
            "%s: the __metadata__ has no src_vocab, which a %s model needs (a decoder-only model's is its tgt_vocab)",
            where, m.config.family);

@@ -1,9 +1,10 @@
-## [x, L] = layer_stack (x, P, allow, causal, norm, E, src_allow, mode): the
+## [x, L] = layer_stack (x, P, allow, causal, c, E, src_allow, mode): the
 ## one stack of layers.  Every layer p of P (1×nl struct array) runs its
 ## self-attention (attn_masked when causal, attn_self otherwise, keys
 ## allowed by allow: n×Bt or []), its cross-attention to E (m×d×Bt, keys
 ## src_allow) when p has a cross block, and its FFN when p has one, each
-## a residual sublayer with the LayerNorm placed by norm (sublayer).
+## a residual sublayer with the LayerNorm placed by c.norm (sublayer); c
+## is the model's config, the architecture's options.
 ## x n×d×Bt.  L(l): input, self, norm_self, after_self, cross, norm_cross,
 ## after_cross, ffn, norm_ffn, after_ffn, out (only the sublayers p has;
 ## norm fields unless norm is "none").  mode "lean" (default "full", the
@@ -16,8 +17,9 @@
 ## (cross-attention; E then holds the source rows not read yet, usually
 ## none).  L(l).self.K, .V, L(l).cross.K, .V are then the cache with x's
 ## rows added, for the next step.
-function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = [], mode = "full",
+function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], mode = "full",
                                cache = [])
+  norm = c.norm;
   kind = "self";
   if (causal)
     kind = "masked";
@@ -43,7 +45,7 @@ function [x, L] = layer_stack (x, P, allow, causal, norm, E = [], src_allow = []
                          mode);
     endif
     if (isfield (p, "ffn"))
-      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn, mode), mode);
+      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn, c, mode), mode);
     endif
     if (full)
       S.out = x;

@@ -1,9 +1,10 @@
-## [dx, dE, G] = layer_stack_backward (dx, L, P, norm): gradients of
+## [dx, dE, G] = layer_stack_backward (dx, L, P, c): gradients of
 ## layer_stack given dx = dL/d(its output): dL/d(its input rows), dL/dE
 ## (summed over the layers' cross blocks; 0 when none has one) and G
 ## (1×nl struct array in the layout of P, weights only).  L may be the
 ## full or the lean trace.
-function [dx, dE, G] = layer_stack_backward (dx, L, P, norm)
+function [dx, dE, G] = layer_stack_backward (dx, L, P, c)
+  norm = c.norm;
   G = struct ([]);
   dE = 0;
   for l = numel (P):-1:1
@@ -12,7 +13,7 @@ function [dx, dE, G] = layer_stack_backward (dx, L, P, norm)
     g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
     if (isfield (p, "ffn"))
       [dx, g] = sublayer_backward (dx, S, g, p, "ffn", norm,
-                                   @(d) ffn_backward (d, S.ffn, p.ffn));
+                                   @(d) ffn_backward (d, S.ffn, p.ffn, c));
     endif
     if (isfield (p, "cross"))
       [dx, g, dEl] = sublayer_backward (dx, S, g, p, "cross", norm,
@@ -50,16 +51,17 @@ function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back)
   endif
 endfunction
 
-## [dX, G, none] = ffn_backward (dY, T, P): gradients of ffn_forward; dX
+## [dX, G, none] = ffn_backward (dY, T, P, c): gradients of ffn_forward; dX
 ## includes the residual path (dY itself), like the attention kernels'
 ## backward.  The third output ([]) mirrors block_backward's key/value side.
-function [dX, G, none] = ffn_backward (dY, T, P)
+function [dX, G, none] = ffn_backward (dY, T, P, c)
   none = [];
   G = struct ("W_1", [], "b_1", [], "W_2", [], "b_2", []);
   ## delta = hidden*W_2 + b_2
   [dhidden, G.W_2, G.b_2] = attn_rows_backward (dY, T.hidden, P.W_2);
-  ## hidden = relu (pre),  pre = X*W_1 + b_1
-  [dXf, G.W_1, G.b_1] = attn_rows_backward (dhidden .* (T.pre > 0), T.X, P.W_1);
+  ## hidden = act (pre),  pre = X*W_1 + b_1
+  [~, slope] = activation (c.activation, T.pre);
+  [dXf, G.W_1, G.b_1] = attn_rows_backward (dhidden .* slope, T.X, P.W_1);
   dX = dY + dXf;
 endfunction
 
@@ -92,12 +94,12 @@ endfunction
 %!   m = attn_model (setfield (base, "norm", norm{1}));
 %!   for side = {{m.encoder, false}, {m.decoder, true}}
 %!     [P, causal] = side{1}{:};
-%!     f = @(x, E, P) sum (layer_stack (x, P, allow, causal, norm{1}, E, src_allow)(:) .* R(:));
-%!     [~, L] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow);
-%!     [dx, dE, G] = layer_stack_backward (R, L, P, norm{1});
-%!     [y, Ll] = layer_stack (x, P, allow, causal, norm{1}, E, src_allow, "lean");
-%!     [dxl, dEl, Gl] = layer_stack_backward (R, Ll, P, norm{1});
-%!     assert (isequal (y, layer_stack (x, P, allow, causal, norm{1}, E, src_allow)));
+%!     f = @(x, E, P) sum (layer_stack (x, P, allow, causal, m.config, E, src_allow)(:) .* R(:));
+%!     [~, L] = layer_stack (x, P, allow, causal, m.config, E, src_allow);
+%!     [dx, dE, G] = layer_stack_backward (R, L, P, m.config);
+%!     [y, Ll] = layer_stack (x, P, allow, causal, m.config, E, src_allow, "lean");
+%!     [dxl, dEl, Gl] = layer_stack_backward (R, Ll, P, m.config);
+%!     assert (isequal (y, layer_stack (x, P, allow, causal, m.config, E, src_allow)));
 %!     assert (isequal ({dxl, dEl, Gl}, {dx, dE, G}));
 %!     assert (! isfield (Ll, "after_self") && ! isfield (Ll(1).self, "scores"));
 %!     assert (dx, ref_findiff (@(z) f (z, E, P), x), 1e-7);

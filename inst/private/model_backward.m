@@ -4,6 +4,7 @@
 ## sinusoidal tables get zeros), without config, vocabularies and heads.
 function G = model_backward (m, tr, dlogits)
   c = m.config;
+  family = model_family (m);
   norm = c.norm;
   d = c.d;
   dE = 0;                                      # dL/d(tr.encoded)
@@ -29,30 +30,30 @@ function G = model_backward (m, tr, dlogits)
     endif
   else
     [dD, G.W_vocab, G.b_vocab] = attn_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
-    if (strcmp (c.family, "pooled-prefix"))
+    if (strcmp (family.pool, "prefix"))
       dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
     endif
     if (strcmp (norm, "pre"))
       [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm);
     endif
-    [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, norm);
+    [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, c);
     n = rows (dX);
     G.tgt_pos = zeros (size (m.tgt_pos));
     G.tgt_pos(1:n,:) = sum (dX, 3);            # every design adds p_t last
-    switch (c.family)
-      case {"encoder-decoder", "decoder-only", "pooled-add"}
+    switch (family.pool)
+      case ""
         dtok = dX;
-      case "pooled-concat"                     # fused = [tok, c]*W_F
+      case "add"                               # X = tok + c*W_u + p
+        [dc, G.W_u] = attn_rows_backward (sum (dX, 1), tr.c, m.W_u);
+        dtok = dX;
+      case "concat"                            # fused = [tok, c]*W_F
         [dcat, G.W_F] = attn_rows_backward (dX, tr.concat, m.W_F);
         dtok = dcat(:,1:d,:);
         dc = sum (dcat(:,d+1:end,:), 1);
-      case "pooled-prefix"                     # X = [c*W_P; tok] + p
+      case "prefix"                            # X = [c*W_P; tok] + p
         [dc, G.W_P] = attn_rows_backward (dX(1,:,:), tr.c, m.W_P);
         dtok = dX(2:end,:,:);
     endswitch
-    if (strcmp (c.family, "pooled-add"))       # u = c*W_u added to every row
-      [dc, G.W_u] = attn_rows_backward (sum (dX, 1), tr.c, m.W_u);
-    endif
     G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos);
     if (isfield (tr, "c"))                     # c = sum (w .* E)
       dE = tr.pool_weights .* dc;
@@ -62,7 +63,7 @@ function G = model_backward (m, tr, dlogits)
     if (strcmp (norm, "pre"))
       [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm);
     endif
-    [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, norm);
+    [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, c);
     [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos);
   endif
   if (strcmp (c.positions, "sinusoidal"))      # fixed tables

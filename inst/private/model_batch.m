@@ -3,15 +3,14 @@
 ## sources, targets: one sentence (string or ids) or a cell of N; targets
 ## {} for none.  Errors name fname, the function the user called.
 ## Fields (attn_batch documents them): src, src_allow (m×N), tgt_in,
-## labels, tgt_allow (n×N); per family:
-##   encoder-decoder, pooled: src = source <eos>; tgt_in = <bos> target,
-##     labels = target <eos>
-##   decoder-only: one sequence <bos> source target <eos> (a <bos>/<eos>
-##     given around either part dropped): tgt_in all but the last token,
-##     labels all but the first; src empty (0×N)
-##   encoder-token: src = the words (no specials), labels one class each
-##   encoder-sentence: src = [<cls>] words; labels 1×N (one class each)
-##   encoder families: tgt_in empty (0×N); without targets the labels are
+## labels, tgt_allow (n×N); by the family's framing (model_family's batch):
+##   pairs: src = source <eos>; tgt_in = <bos> target, labels = target <eos>
+##   text: one sequence <bos> source target <eos> (a <bos>/<eos> given
+##     around either part dropped): tgt_in all but the last token, labels
+##     all but the first; src empty (0×N)
+##   tokens: src = the words (no specials), labels one class each
+##   sentence: src = [<cls>] words; labels 1×N (one class each)
+##   tokens, sentence: tgt_in empty (0×N); without targets the labels are
 ##     placeholders and tgt_allow is all false.
 ## Padding (the one rule, fill_id): <pad>, else <eos>, else id 1, under
 ## an allow mask that is false.
@@ -43,9 +42,9 @@ function [batch, L] = model_batch (m, sources, targets, fname)
   endif
   vs = m.src_vocab;
   vt = m.tgt_vocab;
-  fam = m.config.family;
-  switch (fam)
-    case "decoder-only"
+  framing = model_family (m).batch;
+  switch (framing)
+    case "text"                                # <bos> source target <eos>
       src = sentences_ids (vs, sources, "target", fname, "source");
       tgt = sentences_ids (vt, targets, "target", fname, "target");
       seq = cellfun (@(s, t) [vt.bos, s, t, vt.eos], src, tgt, "UniformOutput", false);
@@ -55,11 +54,11 @@ function [batch, L] = model_batch (m, sources, targets, fname)
                                   fill_id (vt));
       [batch.labels, batch.tgt_allow] = pad_columns (
         cellfun (@(q) q(2:end), seq, "UniformOutput", false), fill_id (vt));
-    case {"encoder-token", "encoder-sentence"}
+    case {"tokens", "sentence"}                # a label a word, or one a sentence
       src = sentences_ids (vs, sources, "target", fname, "source");
       tgt = sentences_ids (vt, targets, "target", fname, "target");
       labeled = labeled && ! all (cellfun (@isempty, tgt));
-      if (strcmp (fam, "encoder-token"))
+      if (strcmp (framing, "tokens"))
         len = cellfun (@numel, src);
         if (! labeled)
           tgt = arrayfun (@(n) ones (1, n), len, "UniformOutput", false);
@@ -91,7 +90,7 @@ function [batch, L] = model_batch (m, sources, targets, fname)
         endif
       endif
       batch.tgt_in = zeros (0, N);
-    otherwise                                  # encoder-decoder, pooled
+    case "pairs"                               # source; <bos> target; target <eos>
       src = sentences_ids (vs, sources, "source", fname, "source");
       [batch.src, batch.src_allow] = pad_columns (src, fill_id (vs));
       if (labeled)
@@ -109,7 +108,7 @@ function [batch, L] = model_batch (m, sources, targets, fname)
   if (nargout > 1)
     L.src = sum (batch.src_allow, 1);
     L.tgt = sum (batch.tgt_allow, 1);
-    if (strcmp (fam, "encoder-token"))          # the labels follow the words
+    if (strcmp (framing, "tokens"))             # the labels follow the words
       L.tgt = L.src;
     endif
   endif

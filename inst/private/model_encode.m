@@ -10,7 +10,7 @@ function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full")
   if (strcmp (mode, "full"))
     tr.source_rows = X;
   endif
-  [E, tr.encoder] = layer_stack (X, m.encoder, src_allow, false, norm, [], [], mode);
+  [E, tr.encoder] = layer_stack (X, m.encoder, src_allow, false, m.config, [], [], mode);
   if (strcmp (norm, "pre"))
     [E, tr.encoder_norm] = layer_norm (E, m.encoder_norm);
   endif

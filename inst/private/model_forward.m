@@ -16,6 +16,7 @@
 ## inspection alone); the same logits and the same gradients.
 function tr = model_forward (m, batch, mode = "full")
   c = m.config;
+  family = model_family (m);
   norm = c.norm;
   full = strcmp (mode, "full");
   tr = struct ();
@@ -39,7 +40,7 @@ function tr = model_forward (m, batch, mode = "full")
   endif
   if (! isfield (m, "decoder"))               # encoder families: a class head
     X = E;
-    if (strcmp (c.family, "encoder-sentence"))
+    if (strcmp (family.readout, "sentence"))
       if (strcmp (c.readout, "cls"))
         tr.readout = E(1,:,:);                  # the updated <cls> row
       else
@@ -60,21 +61,21 @@ function tr = model_forward (m, batch, mode = "full")
   endif
 
   allow = batch.tgt_allow;
-  if (strcmp (family_kind (m), "pooled"))       # one pooled source vector
+  if (! isempty (family.pool))                  # one pooled source vector
     [tr.c, tr.pool_weights] = mean_pool (E, src_allow);
   endif
   [X, tr] = decoder_input (m, batch.tgt_in, 0, tr);
-  if (prefix_rows (m))                          # the source row is real
+  if (strcmp (family.pool, "prefix"))           # the source row is real
     allow = [true(1, columns (allow)); allow];
   endif
   if (full)
     tr.target_rows = X;
   endif
-  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, norm, E, src_allow, mode);
+  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, c, E, src_allow, mode);
   if (strcmp (norm, "pre"))
     [D, tr.decoder_norm] = layer_norm (D, m.decoder_norm);
   endif
-  if (strcmp (c.family, "pooled-prefix"))
+  if (strcmp (family.pool, "prefix"))
     D = D(2:end,:,:);                           # no prediction at the source slot
   endif
   tr.decoder_out = D;

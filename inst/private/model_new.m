@@ -25,7 +25,8 @@ function [m, n] = model_new (c, caller)
   check_memory (n, largest, caller, "the model",
                 "; make CONFIG.d, d_ff, max_len, the layers or the vocabularies smaller");
   m.config = rmfield (c, {"src_vocab", "tgt_vocab"});
-  if (! strcmp (c.family, "decoder-only"))
+  family = model_family (c.family);
+  if (family.source)
     m.src_vocab = c.src_vocab;
   endif
   m.tgt_vocab = c.tgt_vocab;
@@ -43,7 +44,7 @@ function [m, n] = model_new (c, caller)
     endswitch
     m = subsasgn (m, p.subs, x);
   endfor
-  if (strcmp (c.family, "decoder-only"))
+  if (! family.source)
     m.src_vocab = c.src_vocab;
   endif
 
@@ -51,7 +52,7 @@ function [m, n] = model_new (c, caller)
   drawn.family = "encoder-decoder";
   drawn.encoder_layers = max (c.encoder_layers, 1);
   drawn.decoder_layers = max (c.decoder_layers, 1);
-  if (any (strcmp (c.family, {"encoder-token", "encoder-sentence"})))
+  if (! family.decoder)
     drawn.tgt_vocab = c.src_vocab;
   endif
   stacks = model_schema (drawn);

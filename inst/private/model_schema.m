@@ -50,21 +50,20 @@ function parts = model_schema (config)
   else
     c = config;
   endif
-  fam = c.family;
+  family = model_family (c.family);
   d = c.d;
   Vs = numel (c.src_vocab.words);
   Vt = numel (c.tgt_vocab.words);
-  encoder_only = any (strcmp (fam, {"encoder-token", "encoder-sentence"}));
   top = struct ("type", {}, "subs", {});
   P = cell (0, 7);               # path, shape, learned, init, fan_in, own, subs
-  if (! strcmp (fam, "decoder-only"))
+  if (family.source)
     P = [P; embedding("src", Vs, c)];
   endif
-  if (! encoder_only)
+  if (family.decoder)
     P = [P; embedding("tgt", Vt, c)];
   endif
   blocks = {"self"};
-  if (strcmp (fam, "encoder-decoder"))
+  if (family.cross)
     blocks = {"self", "cross"};
   endif
   ## the layers gathered first and joined once (a growing table costs n^2)
@@ -81,22 +80,25 @@ function parts = model_schema (config)
       P = [P; norm_parts("", top, "decoder_norm", d)];
     endif
   endif
-  if (encoder_only)
-    width = d;
-    if (strcmp (fam, "encoder-sentence") && c.d_hidden > 0)
-      width = c.d_hidden;
-      P = [P; affine("W_hidden", "b_hidden", d, width, true)];
-    endif
-    P = [P; affine("W_class", "b_class", width, Vt, true)];
-  else
-    P = [P; affine("W_vocab", "b_vocab", d, Vt, false)];
-  endif
-  switch (fam)
-    case "pooled-add"                         # u = c*W_u
+  switch (family.readout)
+    case "vocab"
+      P = [P; affine("W_vocab", "b_vocab", d, Vt, false)];
+    case "token"
+      P = [P; affine("W_class", "b_class", d, Vt, true)];
+    case "sentence"
+      width = d;
+      if (c.d_hidden > 0)
+        width = c.d_hidden;
+        P = [P; affine("W_hidden", "b_hidden", d, width, true)];
+      endif
+      P = [P; affine("W_class", "b_class", width, Vt, true)];
+  endswitch
+  switch (family.pool)
+    case "add"                                # u = c*W_u
       P(end+1,:) = part ("", top, {"W_u"}, [d d], true, "normal", d, true);
-    case "pooled-concat"                      # [e_t, c]*W_F
+    case "concat"                             # [e_t, c]*W_F
       P(end+1,:) = part ("", top, {"W_F"}, [2*d d], true, "normal", 2*d, true);
-    case "pooled-prefix"                      # c*W_P, the row at position 1
+    case "prefix"                             # c*W_P, the row at position 1
       P(end+1,:) = part ("", top, {"W_P"}, [d d], true, "normal", d, true);
   endswitch
   parts = cell2struct (P, {"path", "shape", "learned", "init", "fan_in", "own", "subs"}, 2);

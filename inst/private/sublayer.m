@@ -50,11 +50,12 @@ endfunction
 %! x = randn (3, 4, 2);
 %! F = struct ("W_1", randn (4, 5), "b_1", randn (1, 5), "W_2", randn (5, 4), "b_2", randn (1, 4));
 %! p = struct ("ffn", F, "norm_ffn", struct ("gain", randn (1, 4), "bias", randn (1, 4)));
-%! delta = @(z) ffn_forward (z, F) - z;
+%! c.activation = "relu";
+%! delta = @(z) ffn_forward (z, F, c) - z;
 %! LN = @(z) layer_norm (z, p.norm_ffn);
 %! want = struct ("none", x + delta (x), "post", LN (x + delta (x)), "pre", x + delta (LN (x)));
 %! for norm = {"none", "post", "pre"}
-%!   fwd = @(z) ffn_forward (z, F);
+%!   fwd = @(z) ffn_forward (z, F, c);
 %!   [y, S] = sublayer (x, struct (), p, "ffn", norm{1}, fwd);
 %!   assert (y, want.(norm{1}), 1e-13);
 %!   assert (isequal (sublayer (x, [], p, "ffn", norm{1}, fwd), y));
@@ -63,6 +64,6 @@ endfunction
 %!     z = LN (x);
 %!   endif
 %!   assert (isequal (S.after_ffn, y) && isequal (S.ffn.X, z));
-%!   [yl, Sl] = sublayer (x, struct (), p, "ffn", norm{1}, @(z) ffn_forward (z, F, "lean"), "lean");
+%!   [yl, Sl] = sublayer (x, struct (), p, "ffn", norm{1}, @(z) ffn_forward (z, F, c, "lean"), "lean");
 %!   assert (isequal (yl, y) && ! isfield (Sl, "after_ffn"));
 %! endfor
