@@ -18,7 +18,12 @@
 ## @item dk, dv
 ## per-head query/key and value widths (d/heads)
 ## @item d_ff
-## hidden width of the ReLU feed-forward sublayers; 0 = no FFN (4·d)
+## hidden width of the feed-forward sublayers; 0 = no FFN (4·d)
+## @item activation
+## the feed-forward sublayers' activation: @qcode{"relu"} (default),
+## @qcode{"gelu"} (exact, through the normal distribution function),
+## @qcode{"gelu_tanh"} (its tanh approximation) or @qcode{"silu"}
+## (@code{x .* sigmoid (x)})
 ## @item norm
 ## LayerNorm placement: @qcode{"post"} (default), @qcode{"pre"} or
 ## @qcode{"none"}; LayerNorm is @code{(x - mu) ./ sqrt (var + 1e-5)} over

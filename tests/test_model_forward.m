@@ -38,6 +38,12 @@
 %! endfor
 
 %!test
+%! ## every FFN activation (a model trained with GELU is not a ReLU model)
+%! for act = {"gelu", "gelu_tanh", "silu"}
+%!   check_batch (small_model ("activation", act{1}, "norm", "pre"));
+%! endfor
+
+%!test
 %! ## no FFN, sinusoidal positions, dk != dv, 3 heads, 1 and 3 layers
 %! check_batch (small_model ("d_ff", 0, "positions", "sinusoidal", "heads", 3,
 %!                           "dk", 2, "dv", 1, "encoder_layers", 1,

@@ -91,3 +91,15 @@
 %! assert (G.tgt_pos, zeros (size (m.tgt_pos)));
 %! m.config.positions = "learned";               # so the tables may be checked
 %! check_gradients (m, loss, 3);
+
+%!test
+%! ## the FFN activations other than ReLU, through the whole model
+%! randn ("state", 4);  rand ("state", 4);
+%! for act = {"gelu", "gelu_tanh", "silu"}
+%!   c = struct ("src_vocab", "the river bank", "tgt_vocab", "la rive", "d", 4,
+%!               "heads", 2, "d_ff", 3, "max_len", 5, "encoder_layers", 1,
+%!               "decoder_layers", 1, "activation", act{1});
+%!   m = attn_model (c);
+%!   b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
+%!   check_gradients (m, @(mm) attn_loss (mm, b), 3);
+%! endfor

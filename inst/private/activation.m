@@ -11,12 +11,20 @@
 ## @table @asis
 ## @item @qcode{"relu"}
 ## @code{max (x, 0)}
+## @item @qcode{"gelu"}
+## @code{x .* Phi (x)}, Phi the standard normal distribution function
+## (through @code{erfc}, exact to the last digits for negative x)
+## @item @qcode{"gelu_tanh"}
+## the tanh approximation of GELU,
+## @code{0.5*x .* (1 + tanh (sqrt (2/pi) * (x + 0.044715*x.^3)))}
+## @item @qcode{"silu"}
+## @code{x .* sigmoid (x)} (also called swish)
 ## @end table
 ## @end deftypefn
 
 function [hidden, slope] = activation (name, pre)
   if (nargin == 0)
-    hidden = {"relu"};
+    hidden = {"relu", "gelu", "gelu_tanh", "silu"};
     return;
   endif
   switch (name)
@@ -24,6 +32,25 @@ function [hidden, slope] = activation (name, pre)
       hidden = max (pre, 0);
       if (nargout > 1)
         slope = pre > 0;
+      endif
+    case "gelu"
+      Phi = erfc (-pre / sqrt (2)) / 2;
+      hidden = pre .* Phi;
+      if (nargout > 1)
+        slope = Phi + pre .* exp (-pre .^ 2 / 2) / sqrt (2 * pi);
+      endif
+    case "gelu_tanh"
+      k = sqrt (2 / pi);
+      t = tanh (k * (pre + 0.044715 * pre .^ 3));
+      hidden = pre .* (1 + t) / 2;
+      if (nargout > 1)
+        slope = (1 + t) / 2 + pre .* (1 - t .^ 2) .* (k * (1 + 3 * 0.044715 * pre .^ 2)) / 2;
+      endif
+    case "silu"
+      sigma = 1 ./ (1 + exp (-pre));
+      hidden = pre .* sigma;
+      if (nargout > 1)
+        slope = sigma .* (1 + pre .* (1 - sigma));
       endif
   endswitch
 endfunction
@@ -38,3 +65,11 @@ endfunction
 %!   assert (double (slope), fd, 1e-8);
 %! endfor
 %!assert (activation ("relu", [-1 0 2]), [0 0 2])
+%!test
+%! ## GELU's values printed in its definition's table of Phi: Phi(1) =
+%! ## 0.841344746068543, Phi(-2) = 0.0227501319481792
+%! assert (activation ("gelu", [1 -2]), [0.841344746068543, -2*0.0227501319481792], 1e-15);
+%! ## the tanh form stays within 1e-3 of the exact one
+%! x = linspace (-5, 5, 101);
+%! assert (activation ("gelu_tanh", x), activation ("gelu", x), 1e-3);
+%! assert (activation ("silu", [0 1]), [0, 1 / (1 + exp (-1))], 1e-16);

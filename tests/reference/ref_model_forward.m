@@ -11,7 +11,9 @@
 ## @group
 ## attention(Xq, Xkv) = Xq + concat_j(softmax(Q_j K_j'/sqrt(dk)) V_j) W_O
 ## LN(x) = (x - mean(x)) ./ sqrt(var(x, 1) + 1e-5) .* gain + bias
-## FFN(x) = x + max(x W_1 + b_1, 0) W_2 + b_2
+## FFN(x) = x + act(x W_1 + b_1) W_2 + b_2, act the config's activation:
+##   relu max(z, 0);  gelu z (1 + erf(z/sqrt(2)))/2;
+##   gelu_tanh z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))/2;  silu z/(1 + e^-z)
 ## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x))
 ## @end group
 ## @end example
@@ -31,7 +33,7 @@ function r = ref_model_forward (m, src, tgt)
     p = m.encoder(l);
     X = residual (X, norm, p, "norm_self", @(z) attention (z, z, p.self, false));
     if (isfield (p, "ffn"))
-      X = residual (X, norm, p, "norm_ffn", @(z) ffn (z, p.ffn));
+      X = residual (X, norm, p, "norm_ffn", @(z) ffn (z, p.ffn, m.config.activation));
     endif
   endfor
   if (strcmp (norm, "pre"))
@@ -45,7 +47,7 @@ function r = ref_model_forward (m, src, tgt)
     Y = residual (Y, norm, p, "norm_self", @(z) attention (z, z, p.self, true));
     Y = residual (Y, norm, p, "norm_cross", @(z) attention (z, X, p.cross, false));
     if (isfield (p, "ffn"))
-      Y = residual (Y, norm, p, "norm_ffn", @(z) ffn (z, p.ffn));
+      Y = residual (Y, norm, p, "norm_ffn", @(z) ffn (z, p.ffn, m.config.activation));
     endif
   endfor
   if (strcmp (norm, "pre"))
@@ -99,8 +101,19 @@ function delta = attention (Xq, Xkv, B, causal)
   delta = message * B.W_O;
 endfunction
 
-function delta = ffn (X, P)
-  delta = max (X * P.W_1 + P.b_1, 0) * P.W_2 + P.b_2;
+function delta = ffn (X, P, act)
+  z = X * P.W_1 + P.b_1;
+  switch (act)
+    case "relu"
+      h = max (z, 0);
+    case "gelu"
+      h = z .* (1 + erf (z / sqrt (2))) / 2;
+    case "gelu_tanh"
+      h = z .* (1 + tanh (sqrt (2 / pi) * (z + 0.044715 * z .^ 3))) / 2;
+    case "silu"
+      h = z ./ (1 + exp (-z));
+  endswitch
+  delta = h * P.W_2 + P.b_2;
 endfunction
 
 function y = layernorm (x, P)
