@@ -50,6 +50,7 @@
 %! ms{end+1} = attn_model (c);
 %! ms{end+1} = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 8,
 %!                                  "heads", 2, "layers", 2, "norm", "pre"));
+%! ms{end+1} = attn_model (setfield (c, "activation", "gelu"));
 %! ms{end+1} = attn_family (struct ("family", "encoder-token", "vocab", "a b c",
 %!                                  "classes", {{"P", "Q"}}, "d", 8, "heads", 2, "layers", 1));
 %! for r = {"cls", "mean"}

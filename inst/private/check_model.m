@@ -193,6 +193,9 @@ endfunction
 %! m = attn_model (struct ("src_vocab", "a b", "tgt_vocab", "x y", "d", 4, "heads", 2,
 %!                         "encoder_layers", 1, "decoder_layers", 2));
 
+%!error <f: M.config.activation is missing \(a model made by an older version: set it to "relu"\)>
+%! check_model (setfield (m, "config", rmfield (m.config, "activation")), "f");
+
 %!test
 %! c = check_model (m, "f");
 %! assert (c.decoder_layers, 2);
