@@ -7,31 +7,47 @@
 ## attention explorer: one HTML file that opens in any browser, offline.
 ##
 ## The page is self-contained (no network access, no external script or
-## font: plain JavaScript and SVG) and small enough to mail: about 35 kB
-## for the river-bank toy, 330 kB for a 2-layer, 4-head model of width 16
-## on a 12-word sentence.  It has three views:
+## font: plain JavaScript and SVG) and small enough to mail: about 46 kB
+## for the river-bank toy, 400 kB for a 2-layer, 4-head model of width 16
+## on a 12-word sentence.  It has four views:
 ##
 ## @table @asis
 ## @item Heads
 ## the query tokens in one column, the tokens they read in the other; the
 ## lines from the token under the pointer go to the tokens it reads, as
-## thick as the weight.  Selectors choose the block (encoder self-attention,
-## decoder masked self-attention, cross-attention), the layer and the head,
-## or all heads at once in colours.  Below: the head's output (the three
-## most probable labels of every row) and, for pooled models, the pooled
+## thick as the weight, and pointing at a key draws the lines of the
+## queries that read it.  Below, in words: what the token reads (or is
+## read by) in each head, largest weight first.  Selectors choose the block
+## (encoder self-attention, decoder masked self-attention,
+## cross-attention), the layer and the head, or all heads at once in
+## colours.  Further below: the model's output (the three most probable
+## words or classes of every row) and, for pooled models, the pooled
 ## vector @code{c}.
+## @item Model
+## every layer and head of each block at once: a small square of each
+## head's weights @code{A}, a row per query and a column per key; a click
+## on one opens it in the Heads view.
 ## @item Matrices
 ## every named matrix of the forward trace (@code{Q}, @code{K}, @code{V},
 ## @code{scores}, @code{A}, @code{message}, @code{delta}, @code{out}, the
 ## rows between sublayers, @dots{}) as a labelled table with its shape and
-## notation; the value under the pointer is shown in full, masked entries
-## are hatched.
+## notation; the value under the pointer is shown in full.
 ## @item Decoding
 ## for a model that generates (encoder-decoder, pooled, decoder-only) the
 ## tokens produced step by step by greedy decoding, each step's five most
-## probable tokens and the cross-attention row of that step, with the count
+## probable tokens and the attention row of that step's new decoder row:
+## its cross-attention row (encoder-decoder) or its self-attention row over
+## the prompt and the tokens made before it (decoder-only), with the count
 ## of encoder passes and decoder steps.
 ## @end table
+##
+## The colours are those of @code{attn_heatmap}, and a legend on the page
+## names them: weights and probabilities from white (0) to blue (1); signed
+## values (scores, logits, queries) from red through white (0) to blue;
+## masked entries grey and hatched.  A token that occurs more than once in
+## a sentence carries its occurrence as a subscript (@code{the₁ @dots{}
+## the₂}), so that each label names one position.  The page fits a window
+## 400 pixels wide; a table wider than the window scrolls sideways.
 ##
 ## With a model @var{m} and a @var{source} sentence, the trace is
 ## @code{attn_forward (@var{m}, @var{source}, @var{target})}; without
@@ -59,8 +75,9 @@
 ## digits; every token is escaped, so a vocabulary word such as
 ## @code{</script>} shows as itself.  A URL fragment selects a state when
 ## the page opens, e.g. @file{out.html#block=cross&layer=1&head=all&token=2}
-## (or @code{view=matrices&open=decoder.1.cross.A,probs}: those tables open,
-## @code{open=all}: every table, @code{view=decoding}).
+## (@code{key=3}: key 3 instead of a query; @code{view=model};
+## @code{view=matrices&open=decoder.1.cross.A,probs}: those tables open,
+## @code{open=all}: every table; @code{view=decoding}).
 ##
 ## @example
 ## @group
