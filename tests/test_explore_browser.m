@@ -280,7 +280,7 @@
 %! x = str2double ([regexp(g, 'data-x="([^"]*)"', "tokens"){:}]);
 %! c = regexp (g, 'data-x="[^"]*" style="background:rgb\((\d+),(\d+),(\d+)\)', "tokens");
 %! c = reshape (str2double ([c{:}]), 3, [])';
-%! assert (x, [0:8, -8:0, 0:8] / 8);
+%! assert (x, [0:8, -8:8] / 8);
 %! assert (c, round (heatmap_colour (x)));
 %! assert (! isempty (strfind (g, "class=\"masked swatch\"")));
 

@@ -53,10 +53,10 @@
     return signed ? big : Math.max(big, 1);
   }
   function legend(box) {
-    const ramp = function (from, to) {
+    const ramp = function (from, to) {      // a shade every 1/8
       const r = el("span", {"class": "ramp"});
-      for (let s = 0; s <= 8; s++) {
-        const x = from + (to - from) * s / 8;
+      for (let s = 8 * from; s <= 8 * to; s++) {
+        const x = s / 8;
         r.appendChild(el("span", {"class": "shade", "data-x": String(x), style: "background:" + colour(x)}));
       }
       return r;
@@ -66,8 +66,9 @@
       parts.forEach(function (x) { p.appendChild(typeof x === "string" ? el("span", {}, x) : x); });
       box.appendChild(p);
     };
-    item(["weights, probabilities: 0 ", ramp(0, 1), " 1"]);
-    item(["signed (scores, logits, Q, K, V): \u2212b ", ramp(-1, 0), ramp(0, 1),
+    item(["no negative value (weights, probabilities): 0 ", ramp(0, 1),
+          " 1, or the table's largest value when above 1"]);
+    item(["signed (scores, logits, Q, K, V): \u2212b ", ramp(-1, 1),
           " +b, white = 0, b = the table's largest magnitude"]);
     item([el("span", {"class": "masked swatch"}), " masked (score \u2212\u221e, weight 0)"]);
   }
