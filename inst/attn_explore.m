@@ -197,7 +197,8 @@ function [tr, dec] = run_model (m, source, target, opts)
                        info.stopped);
     if (size (info.A, 3) == 0)
       dec = steps (m, info, summary, "", {}, {},
-                   "no cross-attention: every step reads the pooled vector c");
+                   ["Each step: the token produced and the five most probable tokens ", ...
+                    "of that step; no cross-attention: every step reads the pooled vector c."]);
     else
       ## step t's cross row in every head and layer: h×m×L
       rows = num2cell (permute (info.A, [3 2 4 1]), [1 2 3]);

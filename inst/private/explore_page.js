@@ -544,7 +544,7 @@
           top.appendChild(tr);
         });
         row.appendChild(top);
-        row.appendChild(dec.rows.length ? attentionRow(t, l) : el("div", {"class": "nocross"}, dec.about));
+        if (dec.rows.length) row.appendChild(attentionRow(t, l));
         steps.appendChild(row);
       });
     }
