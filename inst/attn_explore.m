@@ -172,13 +172,13 @@ function [tr, dec] = run_model (m, source, target, opts)
         args = {"max_len", opts.max_len};
       endif
       [~, info] = attn_continue (m, source, args{:});
-      [keys, rows] = self_rows (m, info);
+      [keys, attn] = self_rows (m, info);
       dec = steps (m, info,
                    sprintf ("prompt \"%s\": %d step%s, %d decoder rows computed (stopped: %s)",
                             strjoin (info.prompt_tokens, " "), numel (info.tokens),
                             plural (numel (info.tokens), "s"), info.rows_computed,
                             info.stopped),
-                   "self-attention", keys, rows,
+                   "self-attention", keys, attn,
                    ["Each step: the token produced, the five most probable tokens of that step, ", ...
                     "and the self-attention row of the step's new row (one row per head): ", ...
                     "what it reads of the prompt and of the tokens made before it."]);
@@ -201,8 +201,8 @@ function [tr, dec] = run_model (m, source, target, opts)
                     "of that step; no cross-attention: every step reads the pooled vector c."]);
     else
       ## step t's cross row in every head and layer: h×m×L
-      rows = num2cell (permute (info.A, [3 2 4 1]), [1 2 3]);
-      dec = steps (m, info, summary, "cross-attention", info.source_labels, rows(:)',
+      attn = num2cell (permute (info.A, [3 2 4 1]), [1 2 3]);
+      dec = steps (m, info, summary, "cross-attention", info.source_labels, attn(:)',
                    ["Each step: the token produced, the five most probable tokens of that step, ", ...
                     "and the cross-attention row the step's new decoder row used ", ...
                     "(one row per head, over the source)."]);
@@ -241,18 +241,18 @@ endfunction
 ## A decoder-only continuation's self-attention rows: step t's new row is
 ## row r = (prompt tokens) + t - 1 of the causal pass over the prompt and
 ## the tokens made before the last, and reads its first r tokens (KEYS).
-## ROWS{t} is h×r×L.
-function [keys, rows] = self_rows (m, info)
+## ATTN{t} is h×r×L.
+function [keys, attn] = self_rows (m, info)
   seq = [info.prompt_tokens(2:end), info.tokens(1:end-1)];
   tr = attn_forward (m, seq);
   keys = tr.target_labels;
   A = arrayfun (@(layer) layer.self.A, tr.decoder, "uniformoutput", false);
   A = cat (4, A{:});                    # N×N×h×L
   first = numel (info.prompt_tokens);
-  rows = cell (1, numel (info.tokens));
-  for t = 1:numel (rows)
+  attn = cell (1, numel (info.tokens));
+  for t = 1:numel (attn)
     r = first + t - 1;
-    rows{t} = permute (A(r, 1:r, :, :), [3 2 4 1]);
+    attn{t} = permute (A(r, 1:r, :, :), [3 2 4 1]);
   endfor
 endfunction
 
