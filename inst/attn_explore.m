@@ -7,31 +7,47 @@
 ## attention explorer: one HTML file that opens in any browser, offline.
 ##
 ## The page is self-contained (no network access, no external script or
-## font: plain JavaScript and SVG) and small enough to mail: about 35 kB
-## for the river-bank toy, 330 kB for a 2-layer, 4-head model of width 16
-## on a 12-word sentence.  It has three views:
+## font: plain JavaScript and SVG) and small enough to mail: about 46 kB
+## for the river-bank toy, 400 kB for a 2-layer, 4-head model of width 16
+## on a 12-word sentence.  It has four views:
 ##
 ## @table @asis
 ## @item Heads
 ## the query tokens in one column, the tokens they read in the other; the
 ## lines from the token under the pointer go to the tokens it reads, as
-## thick as the weight.  Selectors choose the block (encoder self-attention,
-## decoder masked self-attention, cross-attention), the layer and the head,
-## or all heads at once in colours.  Below: the head's output (the three
-## most probable labels of every row) and, for pooled models, the pooled
+## thick as the weight, and pointing at a key draws the lines of the
+## queries that read it.  Below, in words: what the token reads (or is
+## read by) in each head, largest weight first.  Selectors choose the block
+## (encoder self-attention, decoder masked self-attention,
+## cross-attention), the layer and the head, or all heads at once in
+## colours.  Further below: the model's output (the three most probable
+## words or classes of every row) and, for pooled models, the pooled
 ## vector @code{c}.
+## @item Model
+## every layer and head of each block at once: a small square of each
+## head's weights @code{A}, a row per query and a column per key; a click
+## on one opens it in the Heads view.
 ## @item Matrices
 ## every named matrix of the forward trace (@code{Q}, @code{K}, @code{V},
 ## @code{scores}, @code{A}, @code{message}, @code{delta}, @code{out}, the
 ## rows between sublayers, @dots{}) as a labelled table with its shape and
-## notation; the value under the pointer is shown in full, masked entries
-## are hatched.
+## notation; the value under the pointer is shown in full.
 ## @item Decoding
 ## for a model that generates (encoder-decoder, pooled, decoder-only) the
 ## tokens produced step by step by greedy decoding, each step's five most
-## probable tokens and the cross-attention row of that step, with the count
+## probable tokens and the attention row of that step's new decoder row:
+## its cross-attention row (encoder-decoder) or its self-attention row over
+## the prompt and the tokens made before it (decoder-only), with the count
 ## of encoder passes and decoder steps.
 ## @end table
+##
+## The colours are those of @code{attn_heatmap}, and a legend on the page
+## names them: weights and probabilities from white (0) to blue (1); signed
+## values (scores, logits, queries) from red through white (0) to blue;
+## masked entries grey and hatched.  A token that occurs more than once in
+## a sentence carries its occurrence as a subscript (@code{the₁ @dots{}
+## the₂}), so that each label names one position.  The page fits a window
+## 400 pixels wide; a table wider than the window scrolls sideways.
 ##
 ## With a model @var{m} and a @var{source} sentence, the trace is
 ## @code{attn_forward (@var{m}, @var{source}, @var{target})}; without
@@ -59,8 +75,9 @@
 ## digits; every token is escaped, so a vocabulary word such as
 ## @code{</script>} shows as itself.  A URL fragment selects a state when
 ## the page opens, e.g. @file{out.html#block=cross&layer=1&head=all&token=2}
-## (or @code{view=matrices&open=decoder.1.cross.A,probs}: those tables open,
-## @code{open=all}: every table, @code{view=decoding}).
+## (@code{key=3}: key 3 instead of a query; @code{view=model};
+## @code{view=matrices&open=decoder.1.cross.A,probs}: those tables open,
+## @code{open=all}: every table; @code{view=decoding}).
 ##
 ## @example
 ## @group
@@ -155,12 +172,16 @@ function [tr, dec] = run_model (m, source, target, opts)
         args = {"max_len", opts.max_len};
       endif
       [~, info] = attn_continue (m, source, args{:});
-      dec = steps (m, info, {}, [],
+      [keys, attn] = self_rows (m, info);
+      dec = steps (m, info,
                    sprintf ("prompt \"%s\": %d step%s, %d decoder rows computed (stopped: %s)",
                             strjoin (info.prompt_tokens, " "), numel (info.tokens),
                             plural (numel (info.tokens), "s"), info.rows_computed,
                             info.stopped),
-                   "no cross-attention: each step's new row reads the prompt and the tokens before it");
+                   "self-attention", keys, attn,
+                   ["Each step: the token produced, the five most probable tokens of that step, ", ...
+                    "and the self-attention row of the step's new row (one row per head): ", ...
+                    "what it reads of the prompt and of the tokens made before it."]);
     endif
     return;
   endif
@@ -170,12 +191,22 @@ function [tr, dec] = run_model (m, source, target, opts)
       one = {source};
     endif
     [~, info] = attn_greedy (m, one, "max_len", opts.max_len);
-    dec = steps (m, info, info.source_labels, info.A,
-                 sprintf ("%d encoder pass%s, %d decoder step%s (stopped: %s)",
-                          info.encoder_passes, plural (info.encoder_passes, "es"),
-                          info.decoder_steps, plural (info.decoder_steps, "s"),
-                          info.stopped),
-                 "no cross-attention: every step reads the pooled vector c");
+    summary = sprintf ("%d encoder pass%s, %d decoder step%s (stopped: %s)",
+                       info.encoder_passes, plural (info.encoder_passes, "es"),
+                       info.decoder_steps, plural (info.decoder_steps, "s"),
+                       info.stopped);
+    if (size (info.A, 3) == 0)
+      dec = steps (m, info, summary, "", {}, {},
+                   ["Each step: the token produced and the five most probable tokens ", ...
+                    "of that step; no cross-attention: every step reads the pooled vector c."]);
+    else
+      ## step t's cross row in every head and layer: h×m×L
+      attn = num2cell (permute (info.A, [3 2 4 1]), [1 2 3]);
+      dec = steps (m, info, summary, "cross-attention", info.source_labels, attn(:)',
+                   ["Each step: the token produced, the five most probable tokens of that step, ", ...
+                    "and the cross-attention row the step's new decoder row used ", ...
+                    "(one row per head, over the source)."]);
+    endif
     if (isempty (target))
       ## the decoder rows that chose each token: <bos> and all but the last
       target = [{"<bos>"}, info.tokens(1:end-1)];
@@ -194,17 +225,35 @@ function s = plural (n, ending)
   endif
 endfunction
 
-function dec = steps (m, info, source, A, summary, nocross)
+## The decoding view's struct (explore_page): each step's five most
+## probable tokens and the attention row of its new decoder row, KIND, over
+## KEYS (ATTN{t}: h×w×L).
+function dec = steps (m, info, summary, kind, keys, attn, about)
   [p, order] = sort (info.probs, 2, "descend");
   k = min (5, columns (p));
   words = m.tgt_vocab.words;
-  if (size (A, 3) == 0)
-    A = [];
-  endif
-  dec = struct ("summary", summary, "source", {cellstr(source(:)')},
-                "tokens", {cellstr(info.tokens(:)')},
+  dec = struct ("summary", summary, "tokens", {cellstr(info.tokens(:)')},
                 "top", {reshape(words(order(:, 1:k)), rows (p), k)},
-                "topp", p(:, 1:k), "cross", A, "nocross", nocross);
+                "topp", p(:, 1:k), "kind", kind, "keys", {cellstr(keys(:)')},
+                "rows", {attn}, "about", about);
+endfunction
+
+## A decoder-only continuation's self-attention rows: step t's new row is
+## row r = (prompt tokens) + t - 1 of the causal pass over the prompt and
+## the tokens made before the last, and reads its first r tokens (KEYS).
+## ATTN{t} is h×r×L.
+function [keys, attn] = self_rows (m, info)
+  seq = [info.prompt_tokens(2:end), info.tokens(1:end-1)];
+  tr = attn_forward (m, seq);
+  keys = tr.target_labels;
+  A = arrayfun (@(layer) layer.self.A, tr.decoder, "uniformoutput", false);
+  A = cat (4, A{:});                    # N×N×h×L
+  first = numel (info.prompt_tokens);
+  attn = cell (1, numel (info.tokens));
+  for t = 1:numel (attn)
+    r = first + t - 1;
+    attn{t} = permute (A(r, 1:r, :, :), [3 2 4 1]);
+  endfor
 endfunction
 
 %!test
@@ -237,7 +286,8 @@ endfunction
 %! [~, info] = attn_greedy (m, "the black cat");
 %! html = attn_explore (m, "the black cat", "digits", 6);
 %! assert (! isempty (strfind (html, "1 encoder pass, 4 decoder steps")));
-%! cross = regexp (html, 'cross: \[(.*?)\],\n nocross', "tokens", "once"){1};
+%! assert (! isempty (strfind (html, "kind: \"cross-attention\", layers: 1, keys: [\"the\",\"black\",\"cat\",\"\\u003ceos\\u003e\"]")));
+%! cross = regexp (html, '\n rows: \[(.*?)\],\n about', "tokens", "once"){1};
 %! v = str2double (regexp (cross, '[-0-9.e]+', "match"));
 %! assert (v, reshape (permute (info.A, [2 3 4 1]), 1, []), -5e-6);
 %! top = regexp (html, 'top: \[\["([^"]*)"', "tokens", "once"){1};
@@ -270,7 +320,27 @@ endfunction
 %!               "d", 4, "heads", 1, "layers", 1);
 %! html = attn_explore (attn_family (cfg), "raghav goes", "max_len", 2);
 %! assert (! isempty (regexp (html, 'raghav goes\\u0022: [12] steps?, ', "once")));
-%! assert (! isempty (strfind (html, "cross: [],")));
+%! assert (! isempty (strfind (html, "kind: \"self-attention\", layers: 1, keys: [\"\\u003cbos\\u003e\",\"raghav\",\"goes\"")));
+
+%!test
+%! ## a decoder-only continuation: each step's self-attention row, in every
+%! ## layer and head, is the last row of the causal pass over what it read
+%! cfg = struct ("family", "decoder-only", "vocab", "raghav goes to school in delhi",
+%!               "d", 8, "heads", 2, "layers", 2, "seed", 3);
+%! m = attn_family (cfg);
+%! [~, info] = attn_continue (m, "raghav goes", "max_len", 3);
+%! html = attn_explore (m, "raghav goes", "max_len", 3, "digits", 8);
+%! rows = regexp (html, '\n rows: \[(.*?)\],\n about', "tokens", "once"){1};
+%! got = str2double (regexp (rows, '[-0-9.e]+', "match"));
+%! want = [];
+%! for t = 1:numel (info.tokens)
+%!   tr = attn_forward (m, [{"raghav", "goes"}, info.tokens(1:t-1)]);
+%!   for l = 1:2
+%!     want = [want, reshape(squeeze (tr.decoder(l).self.A(end, :, :)), 1, [])];
+%!   endfor
+%! endfor
+%! assert (got, want, -5e-8);
+%! assert (! isempty (strfind (html, "of the step\\u0027s new row (one row per head)")));
 
 %!test
 %! ## from a trace, written to a file

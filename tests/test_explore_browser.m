@@ -24,14 +24,18 @@
 %!  tf = ok;
 %!endfunction
 
-%!function dom = chromium (url, png)
-%!  ## the DOM after the scripts ran; with PNG also a screenshot
+%!function dom = chromium (url, png, width)
+%!  ## the DOM after the scripts ran; with PNG also a screenshot, WIDTH
+%!  ## pixels wide (900) and 700 high
 %!  profile = tempname ();
 %!  flags = ["--headless --no-sandbox --disable-gpu --disable-quic --no-first-run ", ...
 %!           "--disable-background-networking --disable-component-update ", ...
-%!           "--disable-sync --user-data-dir=" profile];
+%!           "--disable-sync --hide-scrollbars --user-data-dir=" profile];
 %!  if (nargin > 1)
-%!    flags = [flags " --window-size=900,700 --screenshot=" png];
+%!    if (nargin < 3)
+%!      width = 900;
+%!    endif
+%!    flags = sprintf ("%s --window-size=%d,700 --screenshot=%s", flags, width, png);
 %!  endif
 %!  [status, dom] = system (sprintf ("timeout 60 %s %s --dump-dom '%s' 2>/dev/null",
 %!                                   browser (), flags, url));
@@ -56,7 +60,33 @@
 %!  w = reshape (str2double ([l{:}]), 4, [])';
 %!endfunction
 
-%!shared tr, shown, dom, hover, info, decoding, odd, img, ptr, pooled
+%!function c = fills (dom, id)
+%!  ## the colours of the cells of the model view's square ID, row by row,
+%!  ## as 0-255 RGB rows (NaN for a masked cell) and which cells are masked
+%!  t = regexp (dom, ['<svg [^>]*id="' id '"[^>]*>.*?</svg>'], "match", "once");
+%!  f = regexp (t, '<rect [^>]*fill="([^"]*)"', "tokens");
+%!  f = [f{:}];
+%!  c = NaN (numel (f), 3);
+%!  rgb = ! strcmp (f, "#c7c7c7");
+%!  c(rgb, :) = reshape (str2double (regexp ([f{rgb}], '\d+', "match")), 3, [])';
+%!endfunction
+
+%!function c = heatmap_colour (x)
+%!  ## attn_heatmap's colour of x (a weight, or a value over the table's
+%!  ## largest magnitude): 0.9 x of the way from white to blue (red below 0)
+%!  end_colour = repmat ([31 111 180], numel (x), 1);
+%!  end_colour(x < 0, :) = repmat ([214 39 40], nnz (x < 0), 1);
+%!  c = 255 - 0.9 * abs (x(:)) .* (255 - end_colour);
+%!endfunction
+
+%!function v = read_values (dom)
+%!  ## the weights the head view's "reads" lines list, one cell per head
+%!  r = regexp (dom, '<div class="readrow" data-h="\d+">.*?</div>', "match");
+%!  v = cellfun (@(x) str2double ([regexp(x, 'class="pair" data-v="([^"]*)"', "tokens"){:}]),
+%!               r, "uniformoutput", false);
+%!endfunction
+
+%!shared tr, shown, dom, hover, info, decoding, odd, img, ptr, pooled, model, clicked, keyed, slim, narrow, lm, lmtr, lminfo
 %! dir = tempname ();
 %! mkdir (dir);
 %! ## a 2-layer, 4-head model on a 12-word sentence; its translation has
@@ -80,9 +110,19 @@
 %! ptr = attn_forward (pm, "the river bank", "la");
 %! pfile = fullfile (dir, "pooled.html");
 %! attn_explore (pm, "the river bank", "la", "file", pfile, "decode", false);
+%! ## a decoder-only model's continuation
+%! lmm = attn_family (struct ("family", "decoder-only", "vocab", "raghav goes to school in delhi",
+%!                            "d", 8, "heads", 2, "layers", 2, "seed", 3));
+%! [~, lminfo] = attn_continue (lmm, "raghav goes", "max_len", 3);
+%! lmtr = cell (1, numel (lminfo.tokens));
+%! for t = 1:numel (lmtr)
+%!   lmtr{t} = attn_forward (lmm, [{"raghav", "goes"}, lminfo.tokens(1:t-1)]);
+%! endfor
+%! lfile = fullfile (dir, "lm.html");
+%! attn_explore (lmm, "raghav goes", "max_len", 3, "file", lfile);
 %! png = fullfile (dir, "heads.png");
-%! shown = dom = hover = decoding = pooled = "";
-%! img = [];
+%! shown = dom = hover = decoding = pooled = model = clicked = keyed = slim = lm = "";
+%! img = narrow = [];
 %! if (have_browser ())
 %!   shown = strcat ("decoder.1.self.", {"Q", "K", "V", "message", "delta", "out"});
 %!   shown = [shown, {"decoder.2.cross.A", "encoder.1.self.scores", "decoder.1.self.A"}];
@@ -92,6 +132,12 @@
 %!   img = double (imread (png));
 %!   decoding = chromium (["file://" cat "#view=decoding"]);
 %!   pooled = chromium (["file://" pfile]);
+%!   model = chromium (["file://" big "#view=model"]);
+%!   clicked = chromium (["file://" big "#view=model&click=cross.2.3"]);
+%!   keyed = chromium (["file://" big "#block=cross&layer=2&head=all&hover=k3"]);
+%!   slim = chromium (["file://" big "#hover=5"], png, 400);
+%!   narrow = double (imread (png));
+%!   lm = chromium (["file://" lfile "#view=decoding"]);
 %! endif
 %! confirm_recursive_rmdir (false, "local");
 %! rmdir (dir, "s");
@@ -142,7 +188,7 @@
 %! before = drawn (dom);
 %! after = drawn (hover);
 %! assert (! isempty (strfind (hover, "<svg id=\"svg-heads\" width=\"660\" height=\"")));
-%! assert (! isempty (regexp (hover, 'data-block="cross" data-layer="2" data-head="all" data-token="3"', "once")));
+%! assert (! isempty (regexp (hover, 'data-block="cross" data-layer="2" data-head="all" data-side="q" data-token="3"', "once")));
 %! assert (numel (unique (before(:, 1))) > 1);
 %! assert (unique (after(:, 1)), 3);
 %! assert (unique (after(:, 3))', 1:4);
@@ -201,3 +247,109 @@
 %! assert (cells (pooled, "c", 1), ptr.c, -5e-4);
 %! assert (cells (pooled, "pool_weights", 1), ptr.pool_weights', -5e-4);
 %! assert (isempty (strfind (pooled, "tab-decoding")));
+
+%!testif ; have_browser ()
+%! ## the model view: every layer × head of each kind, each head's square
+%! ## a cell per weight in attn_heatmap's colours, masked cells grey
+%! for kind = {"encoder", "decoder", "cross"}
+%!   t = regexp (model, ['<table class="model" data-block="' kind{1} '">.*?</table>'], "match", "once");
+%!   assert (numel (regexp (t, '<svg [^>]*class="thumb"')), 8);
+%! endfor
+%! for l = 1:2
+%!   for h = 1:4
+%!     A = tr.decoder(l).cross.A(:, :, h)';
+%!     c = fills (model, sprintf ("thumb-cross-%d-%d", l, h));
+%!     assert (c, round (heatmap_colour (A(:))), 1);
+%!     S = tr.decoder(l).self.A(:, :, h)';
+%!     masked = isinf (tr.decoder(l).self.scores(:, :, h)');
+%!     c = fills (model, sprintf ("thumb-decoder-%d-%d", l, h));
+%!     assert (isnan (c(:, 1)), masked(:));
+%!     assert (c(! masked, :), round (heatmap_colour (S(! masked))), 1);
+%!   endfor
+%! endfor
+%! ## a click on a square opens that head in the head view
+%! assert (! isempty (strfind (clicked, "<body data-view=\"heads\"")));
+%! assert (! isempty (regexp (clicked, '<svg id="svg-heads"[^>]*data-block="cross" data-layer="2" data-head="3"', "once")));
+%! assert (unique (drawn (clicked)(:, 3)), 3);
+
+%!testif ; have_browser ()
+%! ## the legend: weights white to blue, signed red through white to blue,
+%! ## masked grey and hatched, in every view with tables
+%! assert (numel (regexp (model, '<div class="legend">')), 3);
+%! g = regexp (model, '<div class="legend">.*?</div>', "match", "once");
+%! x = str2double ([regexp(g, 'data-x="([^"]*)"', "tokens"){:}]);
+%! c = regexp (g, 'data-x="[^"]*" style="background:rgb\((\d+),(\d+),(\d+)\)', "tokens");
+%! c = reshape (str2double ([c{:}]), 3, [])';
+%! assert (x, [0:8, -8:8] / 8);
+%! assert (c, round (heatmap_colour (x)));
+%! assert (! isempty (strfind (g, "class=\"masked swatch\"")));
+
+%!testif ; have_browser ()
+%! ## pointing at a key: lines from every query that reads it, per head
+%! w = drawn (keyed);
+%! assert (unique (w(:, 2)), 3);
+%! A = squeeze (tr.decoder(2).cross.A(:, 3, :));     # queries × heads
+%! assert (w(:, 4), A(sub2ind (size (A), w(:, 1), w(:, 3))), -5e-4);
+%! assert (rows (w), nnz (A > 0.005));
+%! assert (! isempty (regexp (keyed, '<text [^>]*id="k3" class="tok k on"', "once")));
+%! assert (! isempty (strfind (keyed, ["head 1: " tr.source_labels{3} " is read by "])));
+%! v = read_values (keyed);
+%! for h = 1:4
+%!   a = sort (A(:, h), "descend")';
+%!   assert (v{h}, a(1:min (5, nnz (a >= 0.01))), -5e-4);
+%! endfor
+
+%!testif ; have_browser ()
+%! ## what a query reads: largest first, at most five of 0.01 or more, two
+%! ## significant digits, then how many more
+%! v = read_values (hover);
+%! A = squeeze (tr.decoder(2).cross.A(3, :, :));
+%! for h = 1:4
+%!   a = sort (A(:, h), "descend")';
+%!   n = min (5, nnz (a >= 0.01));
+%!   assert (v{h}, a(1:n), -5e-4);
+%! endfor
+%! r = regexp (hover, '<div class="readrow" data-h="1">.*?</div>', "match", "once");
+%! shown = regexp (r, 'class="pair" data-v="[^"]*">[^<]* (\d\.\d+)<', "tokens");
+%! assert (cellfun (@(s) numel (regexprep (s{1}, '^[0.]*', "")), shown), 2 * ones (1, numel (shown)));
+%! if (numel (a) > n)
+%!   assert (! isempty (regexp (r, sprintf ('<span class="pair rest">\\+ %d more: ', numel (A(:, 1)) - numel (v{1})), "once")));
+%! endif
+
+%!testif ; have_browser ()
+%! ## a repeated token carries its occurrence: the₁, the₂, the₃
+%! k = regexp (keyed, '<text [^>]*class="tok k[ on]*"[^>]*>([^<]*)</text>', "tokens");
+%! k = [k{:}];
+%! sub = @(n) char ([226 130 128+n]);
+%! assert (k([1 5 9]), {["the" sub(1)], ["the" sub(2)], ["the" sub(3)]});
+%! assert (k([2 6]), {"old", "river"});
+
+%!testif ; have_browser ()
+%! ## a decoder-only continuation: each step's self-attention row over the
+%! ## prompt and the tokens made before it, every head (layer 1 shown)
+%! assert (! isempty (strfind (lm, "self-attention")));
+%! assert (isempty (strfind (lm, "cross-attention row")));
+%! for t = 1:numel (lminfo.tokens)
+%!   row = regexp (lm, sprintf ('<table class="attnrow" data-step="%d">.*?</table>', t), "match", "once");
+%!   keys = regexp (row, '<th class="col">([^<]*)</th>', "tokens");
+%!   assert (numel (keys), 2 + t);
+%!   v = str2double ([regexp(row, '<td data-v="([^"]*)"', "tokens"){:}]);
+%!   assert (v, reshape (squeeze (lmtr{t}.decoder(1).self.A(end, :, :)), 1, []), -5e-4);
+%! endfor
+
+%!testif ; have_browser ()
+%! ## 400 px wide: the drawing fits the window (the DOM is written at
+%! ## headless Chromium's narrowest window, 500 px, the screenshot after
+%! ## the page was narrowed to 400 px and drew itself again): every key
+%! ## label inside it, nothing runs off the right edge of the screenshot
+%! assert (size (narrow), [700 400 3]);
+%! w = str2double (regexp (slim, '<svg id="svg-heads" width="(\d+)"', "tokens", "once"){1});
+%! assert (w <= 500 - 32);
+%! x = str2double ([regexp(slim, '<text x="([^"]*)" y="[^"]*" id="k\d+"', "tokens"){:}]);
+%! assert (numel (x), 13);
+%! assert (all (x > w / 2 & x < w - 30));
+%! edge = narrow(:, end-5:end, :);
+%! assert (nnz (any (edge < 200, 3)), 0);
+%! ## the key labels are drawn right of the lines, left of the edge
+%! dark = any (narrow(:, 300:end-6, :) < 100, 3);
+%! assert (nnz (dark) > 300);

@@ -15,16 +15,20 @@ function html = explore_page (tr, dec, title, digits)
   data = sprintf ("const DATA = {\ntitle: %s,\nmatrices: [\n%s],\ndecoding: %s\n};\n",
                   js_string (title), matrices_literal (mats, digits),
                   decoding_literal (dec, digits));
-  tabs = "<button id=\"tab-heads\">Heads</button> <button id=\"tab-matrices\">Matrices</button>";
+  tabs = ["<button id=\"tab-heads\">Heads</button> <button id=\"tab-model\">Model</button> ", ...
+          "<button id=\"tab-matrices\">Matrices</button>"];
   decoding = "";
   if (! isempty (dec))
     tabs = [tabs " <button id=\"tab-decoding\">Decoding</button>"];
     decoding = ["<section id=\"decoding\" hidden>\n<p id=\"dec-summary\"></p>\n", ...
-                "<p>Each step: the token produced, the five most probable tokens ", ...
-                "of that step, and the cross-attention row the step's new decoder ", ...
-                "row used (target &times; source, one row per head).</p>\n", ...
-                "<p><label>cross-attention of <select id=\"sel-dec-layer\"></select>", ...
+                "<p id=\"dec-about\"></p>\n<div class=\"legend\"></div>\n", ...
+                "<p><label><span id=\"dec-kind\"></span> of <select id=\"sel-dec-layer\"></select>", ...
                 "</label></p>\n<div id=\"dec-steps\"></div>\n</section>\n"];
+  endif
+  if (isfield (tr, "target_rows"))
+    output = "The model's output (the vocabulary head after the last layer): the three most probable words of each row";
+  else
+    output = "The model's output (the classifier after the last layer): the three most probable classes of each row";
   endif
   html = ["<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", ...
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ", ...
@@ -38,13 +42,19 @@ function html = explore_page (tr, dec, title, digits)
           "<label>block <select id=\"sel-block\"></select></label>", ...
           "<label>layer <select id=\"sel-layer\"></select></label>", ...
           "<label>head <select id=\"sel-head\"></select></label></p>\n", ...
-          "<svg id=\"svg-heads\" width=\"660\" height=\"100\"></svg>\n", ...
-          "<div id=\"reads\"></div>\n", ...
-          "<h2>The head's output: the three most probable labels of each row</h2>\n", ...
-          "<table id=\"output\" class=\"mat\"></table>\n<div id=\"pooled\"></div>\n</section>\n", ...
+          "<div class=\"scroll\"><svg id=\"svg-heads\" width=\"660\" height=\"100\"></svg></div>\n", ...
+          "<p id=\"head-key\"></p>\n<div id=\"reads\"></div>\n", ...
+          "<h2>" output "</h2>\n", ...
+          "<div class=\"scroll\"><table id=\"output\" class=\"mat\"></table></div>\n", ...
+          "<div id=\"pooled\"></div>\n</section>\n", ...
+          "<section id=\"model\" hidden>\n<p>Every head of every layer at once: ", ...
+          "each small square is a head's weights A (a row per query, a column ", ...
+          "per key). Click one to open it in Heads.</p>\n<div class=\"legend\"></div>\n", ...
+          "<div id=\"model-grid\"></div>\n</section>\n", ...
           "<section id=\"matrices\" hidden>\n<p>Every named matrix of the forward trace, ", ...
           "in the trace's order: open one to see its table (rows &times; columns, ", ...
           "a table per head for scores and A; hatched cells are masked).</p>\n", ...
+          "<div class=\"legend\"></div>\n", ...
           "<div id=\"readout\">Point at a value.</div>\n<div id=\"mat-list\"></div>\n</section>\n", ...
           decoding, ...
           "<script>\n" data "</script>\n<script>\n", ...
@@ -80,8 +90,12 @@ function s = matrices_literal (mats, digits)
   s = strjoin (parts, ",\n");
 endfunction
 
-## DEC: summary, source, tokens (1×steps cellstr), top (steps×k cellstr),
-## topp (steps×k), cross (steps×m×h×L, or empty), nocross (text).
+## DEC: summary, tokens (1×steps cellstr), top (steps×k cellstr), topp
+## (steps×k), kind (the attention shown beside each step: "cross-attention",
+## "self-attention", or "" for none), keys (the labels of the tokens it
+## reads), rows (1×steps cell: step t's new row in every head and layer,
+## h×w×L with w the keys it reads, the first w of keys) and about (what the
+## step reads, in words).
 function s = decoding_literal (dec, digits)
   if (isempty (dec))
     s = "null";
@@ -92,20 +106,44 @@ function s = decoding_literal (dec, digits)
   for t = 1:steps
     top{t} = js_string (dec.top(t, :));
   endfor
-  cross = cell (1, steps * ! isempty (dec.cross));
-  for t = 1:numel (cross)
-    layers = cell (1, size (dec.cross, 4));
-    for l = 1:numel (layers)
-      layers{l} = js_numbers (permute (dec.cross(t, :, :, l), [3 2 1 4]), digits);
+  rows = cell (1, numel (dec.rows));
+  layers = 0;
+  if (! isempty (rows))
+    layers = size (dec.rows{1}, 3);
+  endif
+  for t = 1:numel (rows)
+    pages = cell (1, layers);
+    for l = 1:layers
+      pages{l} = js_numbers (dec.rows{t}(:, :, l), digits);
     endfor
-    cross{t} = ["[" strjoin(layers, ",") "]"];
+    rows{t} = ["[" strjoin(pages, ",") "]"];
   endfor
-  s = sprintf (["{summary: %s, layers: %d, source: %s, tokens: %s,\n", ...
-                " top: [%s],\n topp: %s,\n cross: [%s],\n nocross: %s}"],
-               js_string (dec.summary), size (dec.cross, 4) * ! isempty (dec.cross),
-               js_string (dec.source), js_string (dec.tokens),
+  s = sprintf (["{summary: %s, kind: %s, layers: %d, keys: %s, tokens: %s,\n", ...
+                " top: [%s],\n topp: %s,\n rows: [%s],\n about: %s}"],
+               js_string (dec.summary), js_string (dec.kind), layers,
+               js_string (numbered (dec.keys)), js_string (dec.tokens),
                strjoin (top, ","), js_numbers (dec.topp, digits),
-               strjoin (cross, ",\n"), js_string (dec.nocross));
+               strjoin (rows, ",\n"), js_string (dec.about));
+endfunction
+
+## c = numbered (c): the token labels c (a cellstr) with a token that
+## occurs more than once followed by its occurrence as subscript digits
+## ("the₁ river the₂"), so that each names one position.
+function c = numbered (c)
+  n = numel (c);
+  if (n < 2)
+    return;
+  endif
+  [~, ~, u] = unique (c(:));
+  [s, order] = sort (u);
+  pos = (1:n)';
+  first = pos .* [true; diff(s) != 0];
+  occurrence(order) = pos - cummax (first) + 1;
+  repeated = accumarray (u, 1)(u) > 1;
+  for k = find (repeated)'
+    d = sprintf ("%d", occurrence(k)) - "0";
+    c{k} = [c{k}, char([repmat([226; 130], 1, numel (d)); 128 + d](:)')];
+  endfor
 endfunction
 
 ## mats = trace_matrices (tr): every named matrix of the forward trace tr
@@ -117,10 +155,10 @@ endfunction
 ## like values, true where a score is not allowed (-Inf) and its weight
 ## therefore 0; empty elsewhere).
 function mats = trace_matrices (tr)
-  labels.src = cellstr_or_empty (tr, "source_labels");
-  labels.tgt = cellstr_or_empty (tr, "target_labels");
+  labels.src = numbered (cellstr_or_empty (tr, "source_labels"));
+  labels.tgt = numbered (cellstr_or_empty (tr, "target_labels"));
   ## a decoder row is named by the word it writes, as in attn_heatmap
-  labels.written = cellstr_or_empty (tr, "written_labels");
+  labels.written = numbered (cellstr_or_empty (tr, "written_labels"));
   if (isempty (labels.written))
     labels.written = labels.tgt;
   endif
@@ -415,19 +453,20 @@ endfunction
 ## js_numbers (X, digits) as printed in the page: the top probabilities
 ## of a decoding of rows (X) steps
 %!function s = numbers_of (X, digits)
-%!  dec = struct ("summary", "", "source", {{}}, "tokens", {repmat({"w"}, 1, rows (X))},
-%!                "top", {cell(rows (X), 0)}, "topp", X, "cross", [], "nocross", "");
+%!  dec = struct ("summary", "", "tokens", {repmat({"w"}, 1, rows (X))},
+%!                "top", {cell(rows (X), 0)}, "topp", X, "kind", "", "keys", {{}},
+%!                "rows", {{}}, "about", "");
 %!  html = explore_page (struct ("probs", 1), dec, "t", digits);
-%!  s = regexp (html, '\n topp: (.*?),\n cross:', "tokens", "once"){1};
+%!  s = regexp (html, '\n topp: (.*?),\n rows:', "tokens", "once"){1};
 %!endfunction
 
 ## js_string (text) as printed in the page: a char row as the title, a
 ## cellstr as the decoded tokens
 %!function s = string_of (text)
 %!  if (iscell (text))
-%!    dec = struct ("summary", "", "source", {{}}, "tokens", {text},
+%!    dec = struct ("summary", "", "tokens", {text},
 %!                  "top", {cell(numel (text), 0)}, "topp", zeros (numel (text), 0),
-%!                  "cross", [], "nocross", "");
+%!                  "kind", "", "keys", {{}}, "rows", {{}}, "about", "");
 %!    html = explore_page (struct ("probs", 1), dec, "t", 4);
 %!    s = regexp (html, ', tokens: (.*?),\n top:', "tokens", "once"){1};
 %!  else
@@ -527,3 +566,43 @@ endfunction
 %!   back = [back, char(hex2dec (hex{k}{1})), plain{k+1}];
 %! endfor
 %! assert (double (back), double (w));
+
+%!test
+%! ## a repeated token carries its occurrence, so each label names one position
+%! tr = attn_forward (attn_toy ("river"), "the river the bank", "<bos> la la");
+%! mats = page_matrices (explore_page (tr, [], "t", 4));
+%! A = mats(strcmp ({mats.name}, "decoder.1.cross.A"));
+%! sub = @(k) char ([226 130 128+k]);
+%! assert (A.cols, {["the" sub(1)], "river", ["the" sub(2)], "bank", "<eos>"});
+%! S = mats(strcmp ({mats.name}, "decoder.1.self.A"));
+%! assert (S.cols, {"<bos>", ["la" sub(1)], ["la" sub(2)]});
+%! assert (S.rows(1:2), {["la" sub(1)], ["la" sub(2)]});
+%! ## ten of one token: two-digit subscripts
+%! dec = struct ("summary", "", "tokens", {{"w"}}, "top", {cell(1, 0)}, "topp", 1, "kind", "",
+%!               "keys", {[repmat({"a"}, 1, 10), {"b"}]}, "rows", {{}}, "about", "");
+%! keys = regexp (explore_page (struct ("probs", 1), dec, "t", 4), 'keys: (\[[^\]]*\])', "tokens", "once"){1};
+%! assert (jsondecode (keys)([1 9 10 11])', {["a" sub(1)], ["a" sub(9)], ["a" sub(1) sub(0)], "b"});
+
+%!test
+%! ## the vocabulary head's table is the model's output, not a head's
+%! html = explore_page (attn_forward (attn_toy ("river"), "the river bank", "<bos> la"), [], "t", 4);
+%! assert (isempty (strfind (html, "head's output")));
+%! assert (! isempty (strfind (html, "<h2>The model's output (the vocabulary head after the last layer)")));
+%! c = struct ("family", "encoder-token", "vocab", "a b", "classes", {{"X", "Y"}},
+%!             "d", 4, "heads", 1, "layers", 1);
+%! html = explore_page (attn_forward (attn_family (c), "a b"), [], "t", 4);
+%! assert (! isempty (strfind (html, "the three most probable classes of each row")));
+%! ## the model view's tab and section, a legend in each table view
+%! assert (! isempty (strfind (html, "<button id=\"tab-model\">Model</button>")));
+%! assert (! isempty (strfind (html, "<section id=\"model\" hidden>")));
+%! assert (numel (strfind (html, "<div class=\"legend\"></div>")), 2);
+
+%!test
+%! ## each decoding step's rows: heads × keys read, in every layer
+%! dec = struct ("summary", "s", "tokens", {{"x", "y"}}, "top", {{"x"; "y"}}, "topp", [1; 1],
+%!               "kind", "self-attention", "keys", {{"<bos>", "a", "x"}},
+%!               "rows", {{cat(3, [0.25 0.75; 1 0], [0.5 0.5; 0 1]), cat(3, [0.5 0.25 0.25], [1 0 0])}},
+%!               "about", "r");
+%! html = explore_page (struct ("probs", 1), dec, "t", 4);
+%! assert (! isempty (strfind (html, "kind: \"self-attention\", layers: 2, keys: [\"\\u003cbos\\u003e\",\"a\",\"x\"]")));
+%! assert (! isempty (strfind (html, "rows: [[[[0.25,0.75],[1,0]],[[0.5,0.5],[0,1]]],\n[[[0.5,0.25,0.25]],[[1,0,0]]]]")));
