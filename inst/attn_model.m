@@ -26,9 +26,18 @@
 ## (@code{x .* sigmoid (x)})
 ## @item norm
 ## LayerNorm placement: @qcode{"post"} (default), @qcode{"pre"} or
-## @qcode{"none"}; LayerNorm is @code{(x - mu) ./ sqrt (var + 1e-5)} over
-## each row (population variance, epsilon inside the square root), then
-## gain and bias
+## @qcode{"none"}; LayerNorm is @code{(x - mu) ./ sqrt (var + epsilon)}
+## over each row (population variance, epsilon inside the square root),
+## then gain and bias
+## @item norm_kind
+## @qcode{"layernorm"} (default) or @qcode{"rmsnorm"}:
+## @code{x ./ sqrt (mean (x.^2) + epsilon) .* gain}, no mean taken out and
+## no bias
+## @item norm_eps
+## the epsilon (1e-5)
+## @item final_norm
+## true for a norm after the last layer of each stack (default: true for
+## pre-norm, false otherwise)
 ## @item positions
 ## @qcode{"learned"} (default) or @qcode{"sinusoidal"} (fixed) tables; row
 ## i is position i-1, so a sinusoidal row 1 is sin 0 = 0 and cos 0 = 1

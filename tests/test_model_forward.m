@@ -44,6 +44,17 @@
 %! endfor
 
 %!test
+%! ## the norm options: RMSNorm, another epsilon, a final norm after a
+%! ## post-norm stack, none after a pre-norm one
+%! check_batch (small_model ("norm", "pre", "norm_kind", "rmsnorm", "norm_eps", 1e-6));
+%! check_batch (small_model ("norm", "post", "norm_kind", "rmsnorm", "final_norm", true));
+%! check_batch (small_model ("norm", "post", "norm_eps", 1e-12, "final_norm", true));
+%! check_batch (small_model ("norm", "pre", "final_norm", false));
+%! m = small_model ("norm", "pre", "norm_kind", "rmsnorm");
+%! assert (fieldnames (m.encoder(1).norm_self), {"gain"});
+%! assert (isfield (small_model ("norm", "post", "final_norm", true), "decoder_norm"));
+
+%!test
 %! ## no FFN, sinusoidal positions, dk != dv, 3 heads, 1 and 3 layers
 %! check_batch (small_model ("d_ff", 0, "positions", "sinusoidal", "heads", 3,
 %!                           "dk", 2, "dv", 1, "encoder_layers", 1,

@@ -103,3 +103,18 @@
 %!   b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
 %!   check_gradients (m, @(mm) attn_loss (mm, b), 3);
 %! endfor
+
+%!test
+%! ## RMSNorm with its own epsilon, pre-norm; post-norm with final norms
+%! randn ("state", 5);  rand ("state", 5);
+%! c = struct ("src_vocab", "the river bank", "tgt_vocab", "la rive", "d", 4,
+%!             "heads", 2, "d_ff", 3, "max_len", 5, "encoder_layers", 1,
+%!             "decoder_layers", 1, "norm", "pre", "norm_kind", "rmsnorm", "norm_eps", 1e-6);
+%! for post = [false, true]
+%!   if (post)
+%!     c.norm = "post";  c.final_norm = true;
+%!   endif
+%!   m = attn_model (c);
+%!   b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
+%!   check_gradients (m, @(mm) attn_loss (mm, b), 3);
+%! endfor

@@ -49,14 +49,13 @@ function c = tally (i, v, n0)
 endfunction
 
 ## [st, x, L] = stack (m, st, ids): the rows of ids (n×R) through the
-## causal stack with the cache; x n×d×R after the final LayerNorm
-## (pre-norm), L the layers' lean traces
+## causal stack with the cache; x n×d×R after the final norm (when the
+## config has one), L the layers' lean traces
 function [st, x, L] = stack (m, st, ids)
-  norm = m.config.norm;
   x = decoder_input (m, ids, st.t, st);
   [x, L] = layer_stack (x, m.decoder, [], true, m.config, st.E, st.src_allow, "lean", st.cache);
-  if (strcmp (norm, "pre"))
-    x = layer_norm (x, m.decoder_norm);
+  if (m.config.final_norm)
+    x = layer_norm (x, m.decoder_norm, m.config);
   endif
   st.cache = L;                               # their K and V: the next step's cache
   st.E = st.E(1:0,:,:);                       # the source is read

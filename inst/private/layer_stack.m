@@ -19,13 +19,12 @@
 ## rows added, for the next step.
 function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], mode = "full",
                                cache = [])
-  norm = c.norm;
   kind = "self";
   if (causal)
     kind = "masked";
   endif
   full = strcmp (mode, "full");
-  pre = strcmp (norm, "pre");
+  pre = strcmp (c.norm, "pre");
   L = struct ([]);
   for l = 1:numel (P)
     p = P(l);
@@ -37,15 +36,15 @@ function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], m
     if (! isempty (cache))
       C = cache(l);
     endif
-    [x, S] = sublayer (x, S, p, "self", norm,
+    [x, S] = sublayer (x, S, p, "self", c,
                        @(z) attention (kind, z, [], p.self, allow, mode, pre, C.self), mode);
     if (isfield (p, "cross"))
-      [x, S] = sublayer (x, S, p, "cross", norm,
+      [x, S] = sublayer (x, S, p, "cross", c,
                          @(z) attention ("cross", z, E, p.cross, src_allow, mode, pre, C.cross),
                          mode);
     endif
     if (isfield (p, "ffn"))
-      [x, S] = sublayer (x, S, p, "ffn", norm, @(z) ffn_forward (z, p.ffn, c, mode), mode);
+      [x, S] = sublayer (x, S, p, "ffn", c, @(z) ffn_forward (z, p.ffn, c, mode), mode);
     endif
     if (full)
       S.out = x;

@@ -4,7 +4,6 @@
 ## (1×nl struct array in the layout of P, weights only).  L may be the
 ## full or the lean trace.
 function [dx, dE, G] = layer_stack_backward (dx, L, P, c)
-  norm = c.norm;
   G = struct ([]);
   dE = 0;
   for l = numel (P):-1:1
@@ -12,37 +11,38 @@ function [dx, dE, G] = layer_stack_backward (dx, L, P, c)
     S = L(l);
     g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
     if (isfield (p, "ffn"))
-      [dx, g] = sublayer_backward (dx, S, g, p, "ffn", norm,
+      [dx, g] = sublayer_backward (dx, S, g, p, "ffn", c,
                                    @(d) ffn_backward (d, S.ffn, p.ffn, c));
     endif
     if (isfield (p, "cross"))
-      [dx, g, dEl] = sublayer_backward (dx, S, g, p, "cross", norm,
+      [dx, g, dEl] = sublayer_backward (dx, S, g, p, "cross", c,
                                         @(d) block_backward (d, S.cross, p.cross));
       dE += dEl;
     endif
-    [dx, g] = sublayer_backward (dx, S, g, p, "self", norm,
+    [dx, g] = sublayer_backward (dx, S, g, p, "self", c,
                                  @(d) block_backward (d, S.self, p.self));
     G = [g, G];
   endfor
 endfunction
 
-## [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back):
+## [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, c, back):
 ## gradients of sublayer NAME of a layer with trace S and parameters p.
 ## back (dout) -> [dz, G, dkv] differentiates fwd (signature of
 ## block_backward and ffn_backward): dz includes the residual path (dout
 ## itself), dkv is the key/value-side gradient of a cross block ([] else).
 ## Records g.NAME = G and, with LayerNorm, g.norm_NAME (gain, bias).
-function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, norm, back)
+function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, c, back)
+  norm = c.norm;
   norm_name = ["norm_" name];
   switch (norm)
     case "none"
       [dx, G, dkv] = back (dy);
     case "post"                          # y = LN (o),  o = x + delta(x)
-      [dout, Gn] = layer_norm_backward (dy, S.(norm_name), p.(norm_name));
+      [dout, Gn] = layer_norm_backward (dy, S.(norm_name), p.(norm_name), c);
       [dx, G, dkv] = back (dout);
     case "pre"                           # y = x + delta(z),  z = LN (x)
       [dz, G, dkv] = back (dy);          # dz = dy + d delta/dz
-      [dxn, Gn] = layer_norm_backward (dz - dy, S.(norm_name), p.(norm_name));
+      [dxn, Gn] = layer_norm_backward (dz - dy, S.(norm_name), p.(norm_name), c);
       dx = dy + dxn;
   endswitch
   g.(name) = G;

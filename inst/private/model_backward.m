@@ -5,7 +5,6 @@
 function G = model_backward (m, tr, dlogits)
   c = m.config;
   family = model_family (m);
-  norm = c.norm;
   d = c.d;
   dE = 0;                                      # dL/d(tr.encoded)
   if (! isfield (m, "decoder"))                # encoder families: the class head
@@ -33,8 +32,8 @@ function G = model_backward (m, tr, dlogits)
     if (strcmp (family.pool, "prefix"))
       dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
     endif
-    if (strcmp (norm, "pre"))
-      [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm);
+    if (c.final_norm)
+      [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm, c);
     endif
     [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, c);
     n = rows (dX);
@@ -60,8 +59,8 @@ function G = model_backward (m, tr, dlogits)
     endif
   endif
   if (isfield (m, "encoder"))
-    if (strcmp (norm, "pre"))
-      [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm);
+    if (c.final_norm)
+      [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm, c);
     endif
     [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, c);
     [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos);

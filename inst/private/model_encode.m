@@ -1,18 +1,17 @@
 ## tr = model_encode (m, src, src_allow, tr, mode): the encoder of any model
 ## with one (source embeddings and positions, the encoder stack, its final
-## LayerNorm when pre-norm).  Adds to the trace tr (default: an empty
+## norm when config.final_norm).  Adds to the trace tr (default: an empty
 ## struct; fields it has keep their place) source_rows (m×d×Bt), encoder
-## (layer traces), encoder_norm (pre-norm) and encoded (m×d×Bt).  mode
+## (layer traces), encoder_norm (final norm) and encoded (m×d×Bt).  mode
 ## "lean" (default "full"): lean layer traces and no source_rows.
 function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full")
-  norm = m.config.norm;
   X = embed_forward (m.src_embed, m.src_pos, src);
   if (strcmp (mode, "full"))
     tr.source_rows = X;
   endif
   [E, tr.encoder] = layer_stack (X, m.encoder, src_allow, false, m.config, [], [], mode);
-  if (strcmp (norm, "pre"))
-    [E, tr.encoder_norm] = layer_norm (E, m.encoder_norm);
+  if (m.config.final_norm)
+    [E, tr.encoder_norm] = layer_norm (E, m.encoder_norm, m.config);
   endif
   tr.encoded = E;
 endfunction

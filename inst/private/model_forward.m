@@ -17,7 +17,6 @@
 function tr = model_forward (m, batch, mode = "full")
   c = m.config;
   family = model_family (m);
-  norm = c.norm;
   full = strcmp (mode, "full");
   tr = struct ();
   if (isfield (m, "src_embed"))               # ids and masks first
@@ -72,8 +71,8 @@ function tr = model_forward (m, batch, mode = "full")
     tr.target_rows = X;
   endif
   [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, c, E, src_allow, mode);
-  if (strcmp (norm, "pre"))
-    [D, tr.decoder_norm] = layer_norm (D, m.decoder_norm);
+  if (c.final_norm)
+    [D, tr.decoder_norm] = layer_norm (D, m.decoder_norm, c);
   endif
   if (strcmp (family.pool, "prefix"))
     D = D(2:end,:,:);                           # no prediction at the source slot

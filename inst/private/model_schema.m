@@ -72,12 +72,12 @@ function parts = model_schema (config)
             arrayfun(@(l) layer ("decoder", l, blocks, c), 1:c.decoder_layers,
                      "UniformOutput", false)];
   P = vertcat (P, layers{:});
-  if (strcmp (c.norm, "pre"))
+  if (c.final_norm)
     if (c.encoder_layers > 0)
-      P = [P; norm_parts("", top, "encoder_norm", d)];
+      P = [P; norm_parts("", top, "encoder_norm", c)];
     endif
     if (c.decoder_layers > 0)
-      P = [P; norm_parts("", top, "decoder_norm", d)];
+      P = [P; norm_parts("", top, "decoder_norm", c)];
     endif
   endif
   switch (family.readout)
@@ -150,15 +150,17 @@ function P = layer (stack, l, blocks, c)
   endif
   if (! strcmp (c.norm, "none"))
     for n = names
-      P = [P; norm_parts(pre, S, ["norm_" n{1}], d)];
+      P = [P; norm_parts(pre, S, ["norm_" n{1}], c)];
     endfor
   endif
 endfunction
 
 ## a LayerNorm's gain (ones) and bias (zeros), 1×d each
-function P = norm_parts (pre, S, name, d)
-  P = [part(pre, S, {name, "gain"}, [1 d], true, "ones", 0, false);
-       part(pre, S, {name, "bias"}, [1 d], true, "zeros", 0, false)];
+function P = norm_parts (pre, S, name, c)
+  P = part (pre, S, {name, "gain"}, [1 c.d], true, "ones", 0, false);
+  if (strcmp (c.norm_kind, "layernorm"))     # RMSNorm has no bias
+    P(2,:) = part (pre, S, {name, "bias"}, [1 c.d], true, "zeros", 0, false);
+  endif
 endfunction
 
 ## W (a×b, normal with fan-in a) and its bias (1×b, zeros)
@@ -170,7 +172,8 @@ endfunction
 
 %!shared c
 %! c = struct ("family", "encoder-decoder", "d", 6, "heads", 2, "dk", 3, "dv", 2,
-%!             "d_ff", 5, "norm", "pre", "positions", "sinusoidal", "max_len", 9,
+%!             "d_ff", 5, "norm", "pre", "norm_kind", "layernorm", "final_norm", true,
+%!             "positions", "sinusoidal", "max_len", 9,
 %!             "encoder_layers", 1, "decoder_layers", 2, "seed", 0,
 %!             "src_vocab", attn_vocab ("a b c"), "tgt_vocab", attn_vocab ("x y"));
 

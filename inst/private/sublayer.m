@@ -1,6 +1,7 @@
-## [y, S] = sublayer (x, S, p, name, norm, fwd, mode): one residual sublayer
+## [y, S] = sublayer (x, S, p, name, c, fwd, mode): one residual sublayer
 ## around fwd (z) -> [z + delta, T] (an attention block or the FFN; T.delta
-## is read with pre-norm), with LayerNorm placed by norm:
+## is read with pre-norm), with the normalisation (layer_norm, of the
+## config c) placed by c.norm:
 ##   "none": y = x + delta(x)
 ##   "post": y = LN (x + delta(x))
 ##   "pre":  y = x + delta(LN (x))
@@ -8,17 +9,18 @@
 ## layer trace S the sublayer's trace S.NAME, its LayerNorm trace
 ## S.norm_NAME (not for "none") and, unless mode is "lean" (default
 ## "full"), the rows after it, S.after_NAME.  Called with one output
-## (y = sublayer (x, [], p, name, norm, fwd)) it builds no trace at all.
-function [y, S] = sublayer (x, S, p, name, norm, fwd, mode = "full")
+## (y = sublayer (x, [], p, name, c, fwd)) it builds no trace at all.
+function [y, S] = sublayer (x, S, p, name, c, fwd, mode = "full")
+  norm = c.norm;
   norm_name = ["norm_" name];
   if (nargout < 2)                           # no trace: the decoding step
     switch (norm)
       case "none"
         y = fwd (x);
       case "post"
-        y = layer_norm (fwd (x), p.(norm_name));
+        y = layer_norm (fwd (x), p.(norm_name), c);
       case "pre"
-        [~, T] = fwd (layer_norm (x, p.(norm_name)));
+        [~, T] = fwd (layer_norm (x, p.(norm_name), c));
         y = x + T.delta;
     endswitch
     return;
@@ -28,9 +30,9 @@ function [y, S] = sublayer (x, S, p, name, norm, fwd, mode = "full")
       [y, T] = fwd (x);
     case "post"
       [o, T] = fwd (x);
-      [y, N] = layer_norm (o, p.(norm_name));
+      [y, N] = layer_norm (o, p.(norm_name), c);
     case "pre"
-      [z, N] = layer_norm (x, p.(norm_name));
+      [z, N] = layer_norm (x, p.(norm_name), c);
       [~, T] = fwd (z);
       y = x + T.delta;
   endswitch
@@ -50,20 +52,21 @@ endfunction
 %! x = randn (3, 4, 2);
 %! F = struct ("W_1", randn (4, 5), "b_1", randn (1, 5), "W_2", randn (5, 4), "b_2", randn (1, 4));
 %! p = struct ("ffn", F, "norm_ffn", struct ("gain", randn (1, 4), "bias", randn (1, 4)));
-%! c.activation = "relu";
+%! c = struct ("activation", "relu", "norm_kind", "layernorm", "norm_eps", 1e-5);
 %! delta = @(z) ffn_forward (z, F, c) - z;
-%! LN = @(z) layer_norm (z, p.norm_ffn);
+%! LN = @(z) layer_norm (z, p.norm_ffn, c);
 %! want = struct ("none", x + delta (x), "post", LN (x + delta (x)), "pre", x + delta (LN (x)));
 %! for norm = {"none", "post", "pre"}
 %!   fwd = @(z) ffn_forward (z, F, c);
-%!   [y, S] = sublayer (x, struct (), p, "ffn", norm{1}, fwd);
+%!   [y, S] = sublayer (x, struct (), p, "ffn", setfield (c, "norm", norm{1}), fwd);
 %!   assert (y, want.(norm{1}), 1e-13);
-%!   assert (isequal (sublayer (x, [], p, "ffn", norm{1}, fwd), y));
+%!   assert (isequal (sublayer (x, [], p, "ffn", setfield (c, "norm", norm{1}), fwd), y));
 %!   z = x;
 %!   if (strcmp (norm{1}, "pre"))
 %!     z = LN (x);
 %!   endif
 %!   assert (isequal (S.after_ffn, y) && isequal (S.ffn.X, z));
-%!   [yl, Sl] = sublayer (x, struct (), p, "ffn", norm{1}, @(z) ffn_forward (z, F, c, "lean"), "lean");
+%!   [yl, Sl] = sublayer (x, struct (), p, "ffn", setfield (c, "norm", norm{1}),
+%!                      @(z) ffn_forward (z, F, c, "lean"), "lean");
 %!   assert (isequal (yl, y) && ! isfield (Sl, "after_ffn"));
 %! endfor

@@ -10,11 +10,13 @@
 ## @example
 ## @group
 ## attention(Xq, Xkv) = Xq + concat_j(softmax(Q_j K_j'/sqrt(dk)) V_j) W_O
-## LN(x) = (x - mean(x)) ./ sqrt(var(x, 1) + 1e-5) .* gain + bias
+## LN(x) = (x - mean(x)) ./ sqrt(var(x, 1) + eps) .* gain + bias, or with
+##   norm_kind "rmsnorm" x ./ sqrt(mean(x.^2) + eps) .* gain; eps norm_eps
 ## FFN(x) = x + act(x W_1 + b_1) W_2 + b_2, act the config's activation:
 ##   relu max(z, 0);  gelu z (1 + erf(z/sqrt(2)))/2;
 ##   gelu_tanh z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))/2;  silu z/(1 + e^-z)
-## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x))
+## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x));
+## a final LN after each stack when final_norm
 ## @end group
 ## @end example
 ##
@@ -24,34 +26,36 @@
 ## @end deftypefn
 
 function r = ref_model_forward (m, src, tgt)
-  norm = m.config.norm;
+  c = m.config;
+  norm = @(x, P) layernorm (x, P, c);
+  place = c.norm;
   ms = numel (src);
   n = numel (tgt);
   X = m.src_embed(src,:) + m.src_pos(1:ms,:);
   r.source_rows = X;
   for l = 1:numel (m.encoder)
     p = m.encoder(l);
-    X = residual (X, norm, p, "norm_self", @(z) attention (z, z, p.self, false));
+    X = residual (X, place, norm, p, "norm_self", @(z) attention (z, z, p.self, false));
     if (isfield (p, "ffn"))
-      X = residual (X, norm, p, "norm_ffn", @(z) ffn (z, p.ffn, m.config.activation));
+      X = residual (X, place, norm, p, "norm_ffn", @(z) ffn (z, p.ffn, m.config.activation));
     endif
   endfor
-  if (strcmp (norm, "pre"))
-    X = layernorm (X, m.encoder_norm);
+  if (c.final_norm)
+    X = norm (X, m.encoder_norm);
   endif
   r.encoded = X;
   Y = m.tgt_embed(tgt,:) + m.tgt_pos(1:n,:);
   r.target_rows = Y;
   for l = 1:numel (m.decoder)
     p = m.decoder(l);
-    Y = residual (Y, norm, p, "norm_self", @(z) attention (z, z, p.self, true));
-    Y = residual (Y, norm, p, "norm_cross", @(z) attention (z, X, p.cross, false));
+    Y = residual (Y, place, norm, p, "norm_self", @(z) attention (z, z, p.self, true));
+    Y = residual (Y, place, norm, p, "norm_cross", @(z) attention (z, X, p.cross, false));
     if (isfield (p, "ffn"))
-      Y = residual (Y, norm, p, "norm_ffn", @(z) ffn (z, p.ffn, m.config.activation));
+      Y = residual (Y, place, norm, p, "norm_ffn", @(z) ffn (z, p.ffn, m.config.activation));
     endif
   endfor
-  if (strcmp (norm, "pre"))
-    Y = layernorm (Y, m.decoder_norm);
+  if (c.final_norm)
+    Y = norm (Y, m.decoder_norm);
   endif
   r.decoder_out = Y;
   r.logits = Y * m.W_vocab + m.b_vocab;
@@ -62,16 +66,16 @@ function r = ref_model_forward (m, src, tgt)
   endfor
 endfunction
 
-## x + delta with the model's LayerNorm placement; delta_of (z) is the
+## x + delta with the model's norm placement; delta_of (z) is the
 ## sublayer's update of its input z.
-function y = residual (x, norm, p, name, delta_of)
-  switch (norm)
+function y = residual (x, place, norm, p, name, delta_of)
+  switch (place)
     case "none"
       y = x + delta_of (x);
     case "post"
-      y = layernorm (x + delta_of (x), p.(name));
+      y = norm (x + delta_of (x), p.(name));
     case "pre"
-      y = x + delta_of (layernorm (x, p.(name)));
+      y = x + delta_of (norm (x, p.(name)));
   endswitch
 endfunction
 
@@ -116,11 +120,15 @@ function delta = ffn (X, P, act)
   delta = h * P.W_2 + P.b_2;
 endfunction
 
-function y = layernorm (x, P)
+function y = layernorm (x, P, c)
   y = zeros (size (x));
   for i = 1:rows (x)
-    mu = mean (x(i,:));
-    y(i,:) = (x(i,:) - mu) / sqrt (mean ((x(i,:) - mu) .^ 2) + 1e-5) .* P.gain + P.bias;
+    if (strcmp (c.norm_kind, "rmsnorm"))
+      y(i,:) = x(i,:) / sqrt (mean (x(i,:) .^ 2) + c.norm_eps) .* P.gain;
+    else
+      mu = mean (x(i,:));
+      y(i,:) = (x(i,:) - mu) / sqrt (mean ((x(i,:) - mu) .^ 2) + c.norm_eps) .* P.gain + P.bias;
+    endif
   endfor
 endfunction
 
