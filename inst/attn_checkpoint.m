@@ -172,8 +172,9 @@ function ck = open_checkpoint (source)
     if (s == 1)
       metadata = meta;
     endif
-    parts{s} = [{info.name}', {info.dims}', {info.dtype}', num2cell(s * ones (numel (info), 1)), ...
-                num2cell(start + vertcat (info.offsets, zeros (0, 2)), 2)];
+    n = numel (info);
+    parts{s} = [reshape({info.name}, n, 1), reshape({info.dims}, n, 1), reshape({info.dtype}, n, 1), ...
+                num2cell(repmat (s, n, 1)), num2cell(start + reshape ([info.offsets], 2, n)', 2)];
   endfor
   parts = vertcat (parts{:}, cell (0, 5));
   names = parts(:,1);
@@ -297,6 +298,10 @@ endfunction
 
 ## tensor k of ck read from its file, as double in Octave's layout
 function X = read_tensor (ck, k)
+  if (! (isnumeric (ck.shard) && numel (ck.shard) == numel (ck.names) && iscell (ck.files)
+         && any (ck.shard(k) == 1:numel (ck.files)) && isequal (size (ck.offsets), [numel(ck.names), 2])))
+    error ("attention:type", "attn_checkpoint: CK is not what attn_checkpoint (FOLDER) returned (it was changed)");
+  endif
   file = ck.files{ck.shard(k)};
   where = sprintf ("attn_checkpoint: \"%s\"", file);
   dims = ck.shapes{k};

@@ -27,20 +27,14 @@ function arrays = safetensors_data (fid, info, start, where)
     n = prod (shape);
     fseek (fid, start + info(i).offsets(1), SEEK_SET);
     kind = strcmp (dtypes(:,1), info(i).dtype);
-    if (any (strcmp (info(i).dtype, {"F16", "BF16"})))
-      x = fread (fid, n, "uint16=>uint16", 0, "ieee-le");
-    else
-      x = fread (fid, n, [dtypes{kind,3} "=>double"], 0, "ieee-le");
-    endif
+    x = fread (fid, n, [dtypes{kind,3} "=>double"], 0, "ieee-le");
     if (numel (x) != n)
       error ("attention:file", "%s: array \"%s\" could not be read whole (the file changed?)",
              where, info(i).name);
     endif
     switch (info(i).dtype)
-      case "F16"
-        x = half_double (x);
-      case "BF16"
-        x = double (typecast (bitshift (uint32 (x), 16), "single"));
+      case {"F16", "BF16"}
+        x = halves (info(i).dtype)(x + 1);
       case "BOOL"
         x = double (x != 0);
     endswitch
@@ -50,6 +44,23 @@ function arrays = safetensors_data (fid, info, start, where)
       arrays{i} = permute (reshape (x, fliplr (shape)), numel (shape):-1:1);
     endif
   endfor
+endfunction
+
+## the double of every 16-bit pattern 0 ... 65535 (a column) of the dtype
+## "F16" or "BF16": one lookup converts a tensor (faster than the bit
+## operations on each number)
+function T = halves (dtype)
+  persistent F16 BF16
+  if (isempty (F16))
+    h = uint16 (0:65535)';
+    F16 = half_double (h);
+    BF16 = double (typecast (bitshift (uint32 (h), 16), "single"));
+  endif
+  if (strcmp (dtype, "F16"))
+    T = F16;
+  else
+    T = BF16;
+  endif
 endfunction
 
 ## IEEE 754 half-precision bit patterns h (uint16) as doubles: sign, 5
