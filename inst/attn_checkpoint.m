@@ -7,8 +7,9 @@
 ## tensors of a Hugging Face style checkpoint, one at a time.
 ##
 ## @code{attn_checkpoint (@var{folder})} opens a checkpoint folder as
-## published: @file{config.json} and @file{model.safetensors}, or the
-## shards that @file{model.safetensors.index.json} names.
+## published: @file{config.json} and @file{model.safetensors}, or (when
+## there is none) the shards that @file{model.safetensors.index.json}
+## names.
 ## @code{attn_checkpoint (@var{file})} opens one safetensors file (a model
 ## file of @code{attn_save} too).  Only the files' headers are read; the
 ## result @var{ck} is a struct of data:
@@ -138,10 +139,10 @@ function ck = open_checkpoint (source)
   else
     folder = source;
     index = fullfile (folder, "model.safetensors.index.json");
-    if (isfile (index))
-      [files, weight_map] = index_shards (index, folder, where);
-    elseif (isfile (fullfile (folder, "model.safetensors")))
+    if (isfile (fullfile (folder, "model.safetensors")))
       files = {fullfile(folder, "model.safetensors")};
+    elseif (isfile (index))
+      [files, weight_map] = index_shards (index, folder, where);
     else
       pickle = "";
       if (isfile (fullfile (folder, "pytorch_model.bin")))

@@ -258,6 +258,15 @@
 %!   ck = attn_checkpoint (d);
 %!   assert (ck.names, {"a"; "b"});
 %!   assert (ck.offsets(:,2) - ck.offsets(:,1), [8; 8]);
+%!   ## a shard may be a symbolic link (the Hugging Face cache links its
+%!   ## snapshot's files to blobs elsewhere)
+%!   movefile (fullfile (d, "s2.safetensors"), [d "_blob"]);
+%!   symlink ([d "_blob"], fullfile (d, "s2.safetensors"));
+%!   assert (attn_checkpoint (attn_checkpoint (d), "b"), [0 0]);
+%!   ## model.safetensors, when there is one, is read, not the shards
+%!   write_st (fullfile (d, "model.safetensors"), {"c", "F32", [1], [0 4]}, zeros (1, 4));
+%!   assert (attn_checkpoint (d).names, {"c"});
+%!   delete (fullfile (d, "model.safetensors"));
 %!   map ("\"a\": \"s1.safetensors\", \"b\": \"s3.safetensors\"");
 %!   refused ("attention:file", "names the shard \"s3.safetensors\", which is not in the folder", d);
 %!   map ("\"a\": \"s1.safetensors\", \"b\": \"../s2.safetensors\"");
@@ -281,6 +290,7 @@
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (d, "s");
+%!   delete ([d "_blob"]);
 %! end_unwind_protect
 
 %!test
