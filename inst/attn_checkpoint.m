@@ -139,20 +139,20 @@ function ck = open_checkpoint (source)
   else
     folder = source;
     index = fullfile (folder, "model.safetensors.index.json");
-    if (isfile (fullfile (folder, "model.safetensors")))
+    if (present (fullfile (folder, "model.safetensors")))
       files = {fullfile(folder, "model.safetensors")};
-    elseif (isfile (index))
+    elseif (present (index))
       [files, weight_map] = index_shards (index, folder, where);
     else
       pickle = "";
-      if (isfile (fullfile (folder, "pytorch_model.bin")))
+      if (present (fullfile (folder, "pytorch_model.bin")))
         pickle = ["; its pytorch_model.bin is a pickle, which can run code when read, ", ...
                   "so it is not read (its publisher's safetensors files can be)"];
       endif
       error ("attention:file", "%s has neither model.safetensors nor model.safetensors.index.json%s",
              where, pickle);
     endif
-    if (isfile (fullfile (folder, "config.json")))
+    if (present (fullfile (folder, "config.json")))
       config = read_json (fullfile (folder, "config.json"), where);
       if (! isstruct (config) || ! isscalar (config))
         error ("attention:file", "%s: config.json must hold a JSON object", where);
@@ -215,7 +215,7 @@ function [files, weight_map] = index_shards (index, folder, where)
            where, shards{bad});
   endif
   files = fullfile (folder, shards);
-  missing = find (! cellfun (@isfile, files), 1);
+  missing = find (! cellfun (@present, files), 1);
   if (! isempty (missing))
     error ("attention:file", "%s: model.safetensors.index.json names the shard \"%s\", which is not in the folder",
            where, shards{missing});
@@ -242,6 +242,13 @@ function check_map (weight_map, names, in, where)
     error ("attention:file", "%s: model.safetensors.index.json puts the tensor \"%s\" in \"%s\", which has no such tensor",
            where, gone{1}, weight_map{k,2});
   endif
+endfunction
+
+## true if the file f is there, whatever it is (safetensors_open refuses
+## a folder, a device or a pipe by name)
+function yes = present (f)
+  [~, err] = stat (f);
+  yes = err == 0;
 endfunction
 
 ## a JSON file of the folder, decoded strictly (file_json), at most as

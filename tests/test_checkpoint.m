@@ -231,6 +231,10 @@
 %!   refused ("attention:file", "array \"a\" has the dtype \"F8_E4M3\"; only F64, F32, F16, BF16", d);
 %!   write_st (f, {"a", "F32", [2 3], [0 24]; "b", "F16", [4], [28 36]}, zeros (1, 36));
 %!   refused ("attention:file", "data bytes 24 to 28 belong to no array", d);
+%!   delete (fullfile (d, "config.json"));
+%!   symlink ("/dev/zero", fullfile (d, "config.json"));
+%!   refused ("attention:file", "config.json\" is not a regular file", d);
+%!   delete (fullfile (d, "config.json"));
 %!   put (fullfile (d, "config.json"), "[1, 2]");
 %!   write_st (f, ok, zeros (1, 32));
 %!   refused ("attention:file", "config.json must hold a JSON object", d);
