@@ -119,6 +119,38 @@
 %! assert (size (attn_checkpoint (ck, "transformer.h.0.ln_1.weight")), [1 4]);
 
 %!test
+%! ## every one of the 65,536 F16 and BF16 patterns against the formats'
+%! ## definitions: sign, exponent (5 bits, bias 15 / 8 bits, bias 127),
+%! ## fraction (10 / 7 bits); exponent 0 subnormal, all ones Inf or NaN
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   bits = 0:65535;
+%!   write_st (fullfile (d, "model.safetensors"), {"h", "F16", [65536], [0 131072]; "b", "BF16", [65536], [131072 262144]},
+%!             typecast (uint16 ([bits bits]), "uint8"));
+%!   ck = attn_checkpoint (d);
+%!   for kind = {"h", 5, 10; "b", 8, 7}'
+%!     [name, ebits, fbits] = kind{:};
+%!     top = 2^ebits - 1;
+%!     bias = 2^(ebits - 1) - 1;
+%!     s = floor (bits / 2^15);
+%!     e = mod (floor (bits / 2^fbits), 2^ebits);
+%!     f = mod (bits, 2^fbits);
+%!     want = (1 + f / 2^fbits) .* 2 .^ (e - bias);
+%!     want(e == 0) = f(e == 0) / 2^fbits * 2^(1 - bias);
+%!     want(e == top & f == 0) = Inf;
+%!     want(e == top & f > 0) = NaN;
+%!     want(s == 1) = -want(s == 1);
+%!     got = attn_checkpoint (ck, name);
+%!     assert (isequaln (got, want), name);
+%!     assert (isequal (signbit (got(! isnan (want))), s(! isnan (want)) == 1), name);
+%!   endfor
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
+%!test
 %! ## config.json and the metadata, as data (null is [], lists of lists kept)
 %! ck = attn_checkpoint (here ("single"));
 %! assert (ck.config.model_type, "gpt2");
