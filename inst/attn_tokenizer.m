@@ -20,10 +20,12 @@
 ## @item @qcode{"wordpiece"}: WordPiece (BERT)
 ## @file{vocab.txt} (one token a line, id = line number), or a
 ## @file{tokenizer.json} whose model is WordPiece with the BertNormalizer
-## and BertPreTokenizer.  Option @qcode{"lowercase"} (default true) says
-## whether @file{vocab.txt} belongs to an uncased model: its text is then
+## and BertPreTokenizer.  Option @qcode{"lowercase"} says whether
+## @file{vocab.txt} belongs to an uncased model: its text is then
 ## lower-cased and its accents stripped (a @file{tokenizer.json} says it
-## itself).
+## itself).  Its default is the @code{do_lower_case} of the folder's
+## @file{tokenizer_config.json} when there is one (a cased model such as
+## a BERT NER tagger says false there), else true.
 ## @item @qcode{"unigram"}: SentencePiece unigram (Marian, T5)
 ## a SentencePiece model file (@file{source.spm}, @file{target.spm},
 ## @file{*.model}), with Marian's @file{vocab.json} when given, which then
@@ -58,7 +60,8 @@ function tok = attn_tokenizer (source, varargin)
     tok = tok_bpe ("files", json_of (files{1}), merges_of (files{2}),
                    [files{1} " and " files{2}]);
   elseif (strcmp (names{1}, "vocab.txt") || strcmp (file_ext (names{1}), ".txt"))
-    tok = tok_wordpiece ("files", vocab_lines (files{1}), o.lowercase, files{1});
+    tok = tok_wordpiece ("files", vocab_lines (files{1}),
+                         lowercase_of (source, o.lowercase, varargin), files{1});
   else
     tok = from_tokenizer_json (json_of (files{1}), files{1});
   endif
@@ -94,6 +97,25 @@ function files = find_files (source, side)
       error ("attention:file", "attn_tokenizer: %s is not a file", f{1});
     endif
   endfor
+endfunction
+
+## vocab.txt's lower-casing: the option when args give it, else the
+## do_lower_case of the folder source's tokenizer_config.json, else yes
+function yes = lowercase_of (source, yes, args)
+  if (isscalar (args) && isstruct (args{1}))
+    args = fieldnames (args{1});
+  endif
+  config = fullfile (source, "tokenizer_config.json");
+  if (any (strcmpi (args(1:2:end), "lowercase")) || ! isfolder (source) || ! isfile (config))
+    return;
+  endif
+  c = json_of (config);
+  if (isstruct (c) && isscalar (c) && isfield (c, "do_lower_case"))
+    if (! (islogical (c.do_lower_case) && isscalar (c.do_lower_case)))
+      error ("attention:file", "%s: do_lower_case must be true or false", config);
+    endif
+    yes = c.do_lower_case;
+  endif
 endfunction
 
 function name = file_name (f)

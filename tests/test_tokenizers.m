@@ -103,6 +103,38 @@
 %! [ids, pieces] = attn_tokenize (tok, "the The");
 %! assert (pieces, {"the", "[UNK]"});
 
+## a folder with vocab.txt only: tokenizer_config.json's do_lower_case
+## decides (a cased NER tagger's folder), the option overrides it
+%!test
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   copyfile (fullfile (here (), "bert-small", "vocab.txt"), d);
+%!   tok = attn_tokenizer (d);
+%!   assert (tok.lowercase, true);
+%!   fid = fopen (fullfile (d, "tokenizer_config.json"), "w");
+%!   fputs (fid, "{\"do_lower_case\": false, \"model_max_length\": 512, \"name_or_path\": null}");
+%!   fclose (fid);
+%!   tok = attn_tokenizer (d);
+%!   [~, pieces] = attn_tokenize (tok, "the The");
+%!   assert (pieces, {"the", "[UNK]"});
+%!   assert (attn_tokenizer (d, "lowercase", true).lowercase, true);
+%!   fid = fopen (fullfile (d, "tokenizer_config.json"), "w");
+%!   fputs (fid, "{\"do_lower_case\": \"no\"}");
+%!   fclose (fid);
+%!   try
+%!     attn_tokenizer (d);
+%!     error ("test:accepted", "a do_lower_case of text was accepted");
+%!   catch err
+%!     assert (err.identifier, "attention:file");
+%!     assert (! isempty (strfind (err.message, "do_lower_case must be true or false")), err.message);
+%!   end_try_catch
+%!   assert (attn_tokenizer (d, "lowercase", false).lowercase, false);
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
 ## SentencePiece unigram: the model's ids, Marian's vocab.json ids, spans
 ## and decoded text; target.spm has compiled normalisation rules and byte
 ## fallback

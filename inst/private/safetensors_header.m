@@ -1,15 +1,18 @@
-## [meta, info, start] = safetensors_header (fid, bytes, where): the header
-## of the safetensors file open as fid (bytes long), checked against the
-## file before any array is allocated.
+## [meta, info, start] = safetensors_header (fid, bytes, where, dtypes): the
+## header of the safetensors file open as fid (bytes long), checked against
+## the file before any array is allocated.
 ##
+## dtypes: the dtypes read, a K×2 cell of names and bytes per number
+## (safetensors_data () gives every one it converts); without it, {"F64", 8}.
 ## meta: the "__metadata__" object (a struct of text values; keys as
 ## written).  info: struct array, one element per array in data order, with
 ## fields name, shape (the size it will have in Octave: [] gives 1×1, [n]
-## gives 1×n) and offsets (1×2, bytes from start).  start: the first data
-## byte's offset in the file.
+## gives 1×n), offsets (1×2, bytes from start), dtype and dims (the shape
+## as the file writes it, a row).  start: the first data byte's offset in
+## the file.
 ##
 ## Checked: the length field (at most 100,000,000 bytes, within the file), the JSON
-## (see file_json), every entry's fields (dtype "F64", shape and
+## (see file_json), every entry's fields (a dtype of dtypes, shape and
 ## data_offsets of non-negative integers), that each entry's bytes are its
 ## shape's, and that the entries fill the data bytes exactly: no overlap, no
 ## gap, nothing beyond the file or after the last array.  Each refusal is
@@ -20,7 +23,7 @@
 ## implementation (MAX_HEADER_SIZE of huggingface/safetensors), room for
 ## vocabularies of millions of words.  The reader refuses longer headers
 ## before reading them; safetensors_write refuses to write one.
-function [meta, info, start] = safetensors_header (fid, bytes, where)
+function [meta, info, start] = safetensors_header (fid, bytes, where, dtypes = {"F64", 8})
   limit = 1e8;
   if (nargin == 0)
     meta = limit;
@@ -60,17 +63,17 @@ function [meta, info, start] = safetensors_header (fid, bytes, where)
     error ("attention:file", "%s declares %d arrays; at most 16384 are read", where, numel (names));
   endif
   x = struct2cell (h);
-  info = entries (x(! at), names, where);
+  info = entries (x(! at), names, where, dtypes);
   info = layout (info, bytes - start, where);
 endfunction
 
 ## the entries of the header h named names (every one checked at once):
-## name, shape as Octave will have it, offsets
-function info = entries (x, names, where)
+## name, shape as Octave will have it, offsets, dtype, shape as written
+function info = entries (x, names, where, dtypes)
   n = numel (names);
   fields = {"data_offsets", "dtype", "shape"};
   if (n == 0)
-    info = struct ("name", {}, "shape", {}, "offsets", {});
+    info = struct ("name", {}, "shape", {}, "offsets", {}, "dtype", {}, "dims", {});
     return;
   endif
   ok = cellfun ("isclass", x, "struct") & cellfun ("numel", x) == 1;
@@ -87,8 +90,18 @@ function info = entries (x, names, where)
   endif
   refuse (ok, names, where, "must have exactly the fields dtype, shape and data_offsets");
   dtype = {x.dtype};
-  ok = cellfun ("isclass", dtype, "char") & strcmp (dtype, "F64");
-  refuse (ok, names, where, "has a dtype other than F64; only F64 (double) arrays are read");
+  text = cellfun ("isclass", dtype, "char");
+  kind = zeros (size (dtype));
+  [~, kind(text)] = ismember (dtype(text), dtypes(:,1));
+  bad = find (kind == 0, 1);
+  if (! isempty (bad))
+    got = "that is no text";
+    if (text(bad))
+      got = ["\"" dtype{bad} "\""];
+    endif
+    error ("attention:file", "%s: array \"%s\" has the dtype %s; only %s arrays are read",
+           where, names{bad}, got, strjoin (dtypes(:,1)', ", "));
+  endif
   shape = {x.shape};
   offsets = {x.data_offsets};
   ok = counts (shape, -1);
@@ -101,7 +114,7 @@ function info = entries (x, names, where)
   full = ones (n, max ([2, dims]));         # each shape, padded in front with ones
   full(sub2ind (size (full), repelem ((1:n)', dims(:)), ...
                 (columns (full) - repelem (dims(:), dims(:)) + cumcount (dims)))) = vertcat (shape{:});
-  need = 8 * prod (full, 2);
+  need = [dtypes{kind,2}]' .* prod (full, 2);
   bad = find (need != diff (offsets, 1, 2), 1);
   if (! isempty (bad))
     error ("attention:file", "%s: array \"%s\": its shape [%s] needs %.0f bytes, its data_offsets give %.0f",
@@ -114,7 +127,8 @@ function info = entries (x, names, where)
   endfor
   two = dims == 2;
   octave(two) = num2cell (full(two, end-1:end), 2);
-  info = struct ("name", names, "shape", octave, "offsets", num2cell (offsets, 2));
+  info = struct ("name", names, "shape", octave, "offsets", num2cell (offsets, 2),
+                 "dtype", dtype(:), "dims", cellfun (@(s) s(:)', shape(:), "UniformOutput", false));
 endfunction
 
 ## 1, 2, ... within each run: for dims [2 1 3], [1 2 1 1 2 3]
