@@ -12,9 +12,13 @@
 ##
 ## @code{make docs} turns the document into @file{doc.info} (the file
 ## @code{doc @var{name}} opens when it lies beside @var{name}'s file) and
-## into the HTML pages of @file{doc/html}.  Each @code{@@deftypefn} puts
-## its function in the function index, which the last node prints: that
-## index is what @code{doc} searches.
+## into the HTML pages of @file{doc/html}.  The last node prints an index
+## with one entry per function, at the start of its node: that index is
+## what @code{doc} searches.  (The entries that each usage line puts in
+## Texinfo's own function index would name a function once per usage
+## line; that index is not printed.)  Its first entry is @samp{attention},
+## for the top node: the Info reader of texinfo 6.8 never finds an index's
+## first entry, and @samp{attention} sorts before every @samp{attn_} name.
 ## @end deftypefn
 
 function doc_texinfo (root, texi)
@@ -35,8 +39,9 @@ function doc_texinfo (root, texi)
   unwind_protect
     fprintf (fid, "\\input texinfo\n@setfilename doc.info\n");
     fprintf (fid, "@documentencoding UTF-8\n@settitle attention %s\n", version);
-    fprintf (fid, "@include %s\n\n", texi_macros_file ());
-    fprintf (fid, "@node Top\n@top attention %s\n\n%s.\n\n", version, title);
+    fprintf (fid, "@include %s\n@defcodeindex pf\n\n", texi_macros_file ());
+    fprintf (fid, "@node Top\n@top attention %s\n@pfindex attention\n\n%s.\n\n",
+             version, title);
     fprintf (fid, ["Each function's page is its help text (what @code{help} ", ...
                    "prints); @code{doc @var{name}} opens it.\n\n@menu\n"]);
     for g = 1:numel (groups)
@@ -48,7 +53,7 @@ function doc_texinfo (root, texi)
     endfor
     fprintf (fid, "\n* Function index:: Every function by name.\n@end menu\n\n");
     fprintf (fid, "%s", nodes{:});
-    fprintf (fid, "@node Function index\n@unnumbered Function index\n\n@printindex fn\n\n@bye\n");
+    fprintf (fid, "@node Function index\n@unnumbered Function index\n\n@printindex pf\n\n@bye\n");
   unwind_protect_cleanup
     fclose (fid);
   end_unwind_protect
@@ -85,7 +90,8 @@ function txt = function_node (name, all_names)
     help = strrep (help, ["@seealso{" see{1} "}"],
                    ["@noindent\nSee also: " strjoin(refs, ", ") "."]);
   endif
-  txt = sprintf ("@node %s\n@unnumbered %s\n\n%s\n\n", name, name, strtrim (help));
+  txt = sprintf ("@node %s\n@unnumbered %s\n@pfindex %s\n\n%s\n\n", name, name,
+                 name, strtrim (help));
 endfunction
 
 ## S with Texinfo's special characters quoted.
