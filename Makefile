@@ -6,10 +6,15 @@
 #                 tests, when it can be installed)
 #   make setup-demo  only what make demo needs (Octave, its development
 #                 files, OpenBLAS): no figure tools, no browser
-#   make demo     setup-demo, build, make doc-cache, run doc/attention_demo.m
+#   make demo     setup-demo, build, make doc-cache (and make docs when
+#                 makeinfo is there), run doc/attention_demo.m
 #   make doc-cache  lookfor's index of the functions in place (inst/ and
 #                 src/doc-cache: lookfor attention answers at once instead
 #                 of reading every help text; pkg install makes its own)
+#   make docs     the reference manual from the functions' help texts:
+#                 doc.info beside them (inst/, src/: what doc NAME opens)
+#                 and one HTML page per function in doc/html/ (needs
+#                 makeinfo, Debian's texinfo; make dist ships both)
 #   make check    setup, build, run every test (C, Octave, doctest, and an
 #                 installed copy); last line "N passed, N failed, N skipped"
 #   make bench    run the benchmarks tests/bench/bench_*: the C core, the
@@ -50,10 +55,11 @@ INPLACE_PATH = addpath ("$(CURDIR)/src", "$(CURDIR)/inst");
 # Debian packages: Octave with mkoctfile and an optimised BLAS (all that
 # make demo needs); the figures (make train-demo, the tests) need gnuplot,
 # its fonts and ghostscript; make check also the doctests and the grading
-# sandbox.
+# sandbox, and the reference manual (make docs, behind make dist) makeinfo
+# and the info reader that doc NAME runs.
 DEMO_APT_PACKAGES = octave octave-dev libopenblas0-pthread
 FIGURE_APT_PACKAGES = $(DEMO_APT_PACKAGES) gnuplot-nox fonts-freefont-otf ghostscript
-APT_PACKAGES = $(FIGURE_APT_PACKAGES) octave-doctest bubblewrap
+APT_PACKAGES = $(FIGURE_APT_PACKAGES) octave-doctest bubblewrap texinfo info
 # Optional, for make check only: the browser that attn_explore's pages are
 # tested in (tests/test_explore_browser.m).  Where it cannot be installed,
 # make setup goes on and those tests are counted as skipped.
@@ -72,13 +78,13 @@ ANSWER_KEYS = $(shell printf '%s\n' $(DIST_ALL) \
 GRADER_TESTS = tests/test_assignments.m tests/test_grade_train_step.m \
   tests/test_grade_class.m $(wildcard tests/test_grade_hostile*.m)
 DIST_FILES = DESCRIPTION COPYING INDEX NEWS post_install.m \
-  $(filter-out $(ANSWER_KEYS),$(DIST_ALL))
+  $(filter-out $(ANSWER_KEYS),$(DIST_ALL)) inst/doc.info
 INSTRUCTOR_NAME := $(DISTNAME)-instructor
 INSTRUCTOR_TARBALL := $(INSTRUCTOR_NAME).tar.gz
 GRADES ?= grades
 GRADE_OPTIONS ?= "time_limit", 60, "total_time", 600
 
-.PHONY: all setup setup-demo setup-figures check demo doc-cache bench dist dist-instructor grade clean train-demo
+.PHONY: all setup setup-demo setup-figures check demo doc-cache docs bench dist dist-instructor grade clean train-demo
 .PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
@@ -132,6 +138,8 @@ check: setup
 
 demo: setup-demo
 	@$(MAKE) --no-print-directory all doc-cache
+	@if command -v makeinfo >/dev/null 2>&1; then $(MAKE) --no-print-directory docs; \
+	else echo "makeinfo not found: no reference manual (help NAME works; doc NAME shows Octave's manual)"; fi
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/attention_demo.m")'
 
 # Train seed 003's families on the generated corpora (about 25 minutes on
@@ -149,6 +157,26 @@ inst/doc-cache: $(wildcard inst/*.m)
 src/doc-cache: $(wildcard src/*.m)
 $(DOC_CACHES):
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) doc_cache_create ("$(CURDIR)/$@", "$(CURDIR)/$(@D)");'
+
+# The reference manual: one Texinfo document made from the help texts
+# (tools/doc_texinfo.m), then doc.info where doc looks for it (the folder
+# of the function's file: inst/ and src/ in place; post_install.m copies it
+# beside the installed MEX files) and the HTML pages (tools/doc_html.init
+# names each page after its function).
+DOC_TEXI = build/doc/attention.texi
+docs: inst/doc.info src/doc.info doc/html/index.html
+$(DOC_TEXI): INDEX DESCRIPTION tools/doc_texinfo.m $(wildcard inst/*.m src/*.m)
+	@command -v makeinfo >/dev/null 2>&1 || { echo "makeinfo not found:" \
+	  "run 'make setup' (Debian: texinfo)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) addpath ("$(CURDIR)/tools"); doc_texinfo ("$(CURDIR)", "$(CURDIR)/$@");'
+inst/doc.info: $(DOC_TEXI)
+	makeinfo --no-split -o $@ $<
+src/doc.info: inst/doc.info
+	cp $< $@
+doc/html/index.html: $(DOC_TEXI) tools/doc_html.init
+	rm -rf doc/html
+	makeinfo --html -c FORMAT_MENU=menu --init-file tools/doc_html.init -o doc/html $<
 
 # The C core timed alone, linked against the BLAS Octave uses.
 tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attention_core.h
@@ -205,18 +233,20 @@ leakcheck: all
 longseq: all
 	$(RUN_OCTAVE) --eval '$(STRESS_PATH) longseq ();'
 
-dist:
+dist: docs
 	rm -rf $(DISTNAME) $(TARBALL)
 	mkdir $(DISTNAME)
 	@cp --parents $(DIST_FILES) $(DISTNAME)
+	@cp -r doc/html $(DISTNAME)/doc/
 	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(TARBALL) $(DISTNAME)
 	rm -rf $(DISTNAME)
 	@echo "made $(TARBALL)"
 
-dist-instructor:
+dist-instructor: docs
 	rm -rf $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
 	mkdir $(INSTRUCTOR_NAME)
 	@cp --parents $(DIST_FILES) $(ANSWER_KEYS) $(GRADER_TESTS) $(INSTRUCTOR_NAME)
+	@cp -r doc/html $(INSTRUCTOR_NAME)/doc/
 	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(INSTRUCTOR_TARBALL) $(INSTRUCTOR_NAME)
 	rm -rf $(INSTRUCTOR_NAME)
 	@echo "made $(INSTRUCTOR_TARBALL)"
@@ -237,3 +267,4 @@ clean:
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
 	rm -rf $(DISTNAME) $(TARBALL) $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
 	rm -f tests/bench/bench_core tests/bench/bench_calls $(DOC_CACHES)
+	rm -rf build/doc doc/html inst/doc.info src/doc.info

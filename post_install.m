@@ -8,10 +8,23 @@
 ## folder.  That folder comes later on the path, and Octave prefers a MEX
 ## file over an .m file only within one folder, so the stubs are moved next
 ## to their MEX files: calls then run the MEX, while help, test and doctest
-## read the stub.
+## read the stub.  The reference manual doc.info goes there too, since
+## doc NAME opens the doc.info that lies beside NAME's file.
 
 function post_install (desc)
   mex_files = glob (fullfile (desc.archprefix, "*", "*.mex"));
+  manual = fullfile (desc.dir, "doc.info");
+  archdirs = unique (cellfun (@fileparts, mex_files, "uniformoutput", false));
+  if (! exist (manual, "file"))         # a source folder without make docs
+    archdirs = {};
+  endif
+  for i = 1:numel (archdirs)
+    [status, msg] = copyfile (manual, archdirs{i});
+    if (! status)
+      error ("attention: post_install: cannot copy %s to %s: %s",
+             manual, archdirs{i}, msg);
+    endif
+  endfor
   for i = 1:numel (mex_files)
     [archdir, name] = fileparts (mex_files{i});
     stub = fullfile (desc.dir, [name ".m"]);

@@ -7,7 +7,9 @@
 ## folder @var{prefix}, load it and check the installed copy: the MEX
 ## functions run from the installed architecture folder, each has its help
 ## stub beside it, @code{attn_sdpa} reproduces seed 004's numbers and the
-## internal @code{__grade_value__} is installed and runs.
+## internal @code{__grade_value__} is installed and runs, and @code{doc}
+## opens the installed reference manual at each public function's node
+## (with @file{tests/reference/doc_screen.m}).
 ## Prints one line per check and last @samp{@var{N} passed, @var{N} failed};
 ## returns the number of failed checks.  @code{make check} then runs the
 ## installed package's own tests with
@@ -20,6 +22,7 @@ function nfail = install_check (tarball, prefix)
   pkg ("prefix", prefix, prefix);
   pkg ("local_list", fullfile (prefix, "octave_packages"));
   results = false (0, 1);
+  manual = info_file ();
 
   try
     out = evalc ("pkg ('install', '-local', tarball)");
@@ -47,6 +50,9 @@ function nfail = install_check (tarball, prefix)
 
   results(end+1) = check_seed004 ();
   results(end+1) = check_internal ("__grade_value__", prefix);
+  results(end+1) = check_doc (prefix);
+  results(end+1) = check ("pkg load leaves Octave's manual (info_file) as it was",
+                          strcmp (info_file (), manual));
 
   nfail = sum (! results);
   printf ("%d passed, %d failed\n", sum (results), nfail);
@@ -85,6 +91,30 @@ function ok = check_internal (name, prefix)
     ok = false;
   end_try_catch
   ok = check (sprintf ("%s runs %s", name, file), ok);
+endfunction
+
+## doc NAME for every function of the installed INDEX: the doc.info beside
+## NAME's installed file (the package folder or, for a MEX function, its
+## architecture folder), at NAME's node; and the HTML pages are installed.
+function ok = check_doc (prefix)
+  addpath (fullfile (fileparts (mfilename ("fullpath")), "reference"));
+  try
+    desc = pkg ("list", "attention"){1};
+    lines = strsplit (fileread (fullfile (desc.dir, "packinfo", "INDEX")), "\n");
+    names = strsplit (strtrim (strjoin (lines(strncmp (lines, " ", 1)), " ")));
+    shown = doc_screen (names);
+    files = cellfun (@(n) fullfile (fileparts (which (n)), "doc.info"), names,
+                     "uniformoutput", false);
+    ok = numel (names) > 50 && all ([shown.status] == 0 & [shown.calls] == 1) ...
+         && isequal ({shown.file}, files) && all (strncmp (files, prefix, numel (prefix))) ...
+         && isequal ({shown.node}, strcat ("(doc)", names)) ...
+         && exist (fullfile (desc.dir, "doc", "html", "attn_sdpa.html"), "file");
+  catch err
+    printf ("%s\n", err.message);
+    ok = false;
+  end_try_catch
+  ok = check ("doc NAME opens the installed manual at NAME for every function of INDEX",
+              ok);
 endfunction
 
 ## Seed 004: the query q = [0 1 2 0] against keys 2*I gives scores
