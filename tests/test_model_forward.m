@@ -55,6 +55,33 @@
 %! assert (isfield (small_model ("norm", "post", "final_norm", true), "decoder_norm"));
 
 %!test
+%! ## the embedding options: rows scaled by sqrt (d), normalised, a head
+%! ## tied to the target embeddings
+%! check_batch (small_model ("embed_scale", true));
+%! check_batch (small_model ("embed_norm", true, "norm", "pre"));
+%! check_batch (small_model ("embed_norm", true, "norm_kind", "rmsnorm"));
+%! m = small_model ("tie_embeddings", true);
+%! assert (! isfield (m, "W_vocab"));
+%! m.b_vocab = randn (size (m.b_vocab));
+%! check_batch (m);
+
+%!test
+%! ## the two layouts of the sinusoidal table, from the formula
+%! for layout = {"sinusoidal", "sinusoidal_concat"}
+%!   m = small_model ("positions", layout{1}, "d", 6, "max_len", 9);
+%!   p = (0:8)';
+%!   angle = @(k) p / 10000 ^ (2 * k / 6);
+%!   if (strcmp (layout{1}, "sinusoidal"))
+%!     want = [sin(angle (0)), cos(angle (0)), sin(angle (1)), cos(angle (1)), sin(angle (2)), cos(angle (2))];
+%!   else
+%!     want = [sin(angle (0)), sin(angle (1)), sin(angle (2)), cos(angle (0)), cos(angle (1)), cos(angle (2))];
+%!   endif
+%!   assert (m.src_pos, want, 1e-15);
+%!   assert (m.tgt_pos, want, 1e-15);
+%!   check_batch (m);
+%! endfor
+
+%!test
 %! ## no FFN, sinusoidal positions, dk != dv, 3 heads, 1 and 3 layers
 %! check_batch (small_model ("d_ff", 0, "positions", "sinusoidal", "heads", 3,
 %!                           "dk", 2, "dv", 1, "encoder_layers", 1,

@@ -3,7 +3,8 @@
 ## Check a model's CONFIG struct, every field of every family, and return it
 ## complete: defaults filled in, vocabularies built, in the layout a model
 ## keeps (@code{family, d, heads, dk, dv, d_ff, activation, norm, norm_kind,
-## norm_eps, final_norm, positions, max_len,
+## norm_eps, final_norm, positions, embed_scale, embed_norm, tie_embeddings,
+## max_len,
 ## encoder_layers, decoder_layers, seed}, then @code{readout, head,
 ## d_hidden} for a sentence classifier), with @code{src_vocab} and
 ## @code{tgt_vocab} at the end (what @code{model_schema} reads).
@@ -39,7 +40,10 @@ function c = check_config (config, caller)
           "norm_kind", "layernorm", "one of layernorm, rmsnorm";
           "norm_eps", 1e-5, "real (0, 1)";
           "final_norm", [], "flag";
-          "positions", "learned", "one of learned, sinusoidal";
+          "positions", "learned", "one of learned, sinusoidal, sinusoidal_concat";
+          "embed_scale", false, "flag";
+          "embed_norm", false, "flag";
+          "tie_embeddings", false, "flag";
           "max_len", 64, "integer [1, 1048576]";
           "encoder_layers", 2, "integer [0, 1024]";
           "decoder_layers", 2, "integer [0, 1024]";
@@ -131,11 +135,17 @@ function c = check_config (config, caller)
   if (isempty (o.d_ff))
     o.d_ff = 4 * o.d;
   endif
+  if (o.tie_embeddings && ! family.decoder)
+    error ("attention:config",
+           "%s: CONFIG.tie_embeddings ties the vocabulary head to the target embeddings, which the %s family has not",
+           caller, fam);
+  endif
   if (isempty (o.final_norm))                 # pre-norm stacks end with one
     o.final_norm = strcmp (o.norm, "pre");
   endif
   keep = {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "norm", "norm_kind", ...
-          "norm_eps", "final_norm", "positions", "max_len", ...
+          "norm_eps", "final_norm", "positions", "embed_scale", "embed_norm", ...
+          "tie_embeddings", "max_len", ...
           "encoder_layers", "decoder_layers", "seed"};
   if (strcmp (family.readout, "sentence"))
     if (strcmp (o.head, "linear"))
@@ -187,6 +197,7 @@ endfunction
 %! c = check_config (struct ("src_vocab", {v}, "tgt_vocab", "la rive", "d", 6, "heads", 2), "f");
 %! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "norm", ...
 %!                          "norm_kind", "norm_eps", "final_norm", "positions", ...
+%!                          "embed_scale", "embed_norm", "tie_embeddings", ...
 %!                          "max_len", "encoder_layers", "decoder_layers", "seed", ...
 %!                          "src_vocab", "tgt_vocab"});
 %! assert ([c.dk, c.dv, c.d_ff, c.encoder_layers], [3 3 24 2]);

@@ -8,17 +8,27 @@
 ##   concat          [e_t, c]*W_F + p_t              (target_tokens, concat, fused)
 ##   prefix          at t = 0 the source row c*W_P + p_1 comes first, then
 ##                   e_t + p_t                       (target_tokens, prefix)
-## The whole pass (model_forward) calls it with t = 0, a decoding step
-## (decode_step) with the new row of every sentence.
+## With the config's embed_norm the rows are then normalised
+## (tr.tgt_embed_norm).  The whole pass (model_forward) calls it with
+## t = 0, a decoding step (decode_step) with the new row of every sentence.
 function [X, tr] = decoder_input (m, ids, t, tr = struct ())
   n = rows (ids);
   pos = m.tgt_pos(t+1:t+n,:);
   pool = model_family (m).pool;
   if (isempty (pool))
-    X = embed_forward (m.tgt_embed, pos, ids);
-    return;
+    X = embed_forward (m.tgt_embed, pos, ids, m.config);
+  else
+    [X, tr] = pooled_input (m, ids, t, tr, pool, pos);
   endif
-  tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, m.config.d), ids);
+  if (m.config.embed_norm)
+    [X, tr.tgt_embed_norm] = layer_norm (X, m.tgt_embed_norm, m.config);
+  endif
+endfunction
+
+## the rows of a pooled model: its family's rule
+function [X, tr] = pooled_input (m, ids, t, tr, pool, pos)
+  n = rows (ids);
+  tr.target_tokens = embed_forward (m.tgt_embed, zeros (n, m.config.d), ids, m.config);
   switch (pool)
     case "add"                              # e_t + u + p_t
       tr.u = attn_rows (tr.c, m.W_u);

@@ -1,18 +1,27 @@
-## rows = embed_forward (table, pos, ids): token lookup plus position vector.
-## table V×d, pos L×d, ids n×Bt -> rows n×d×Bt; rows(i,:,b) =
-## table(ids(i,b),:) + pos(i,:).  The lookup gathers the n×d×Bt layout
-## directly: entry (i,k,b) is table(ids(i,b) + V*(k-1)).
-function rows = embed_forward (table, pos, ids)
+## rows = embed_forward (table, pos, ids, c): token lookup plus position
+## vector.  table V×d, pos L×d, ids n×Bt -> rows n×d×Bt; rows(i,:,b) =
+## s*table(ids(i,b),:) + pos(i,:), s = sqrt (d) when the config c asks for
+## embed_scale, else 1.  The lookup gathers the n×d×Bt layout directly:
+## entry (i,k,b) is table(ids(i,b) + V*(k-1)).
+function rows = embed_forward (table, pos, ids, c)
   [V, d] = size (table);
   n = rows (ids);
-  rows = table(reshape (ids, n, 1, columns (ids)) + V * (0:d-1)) + pos(1:n,:);
+  rows = table(reshape (ids, n, 1, columns (ids)) + V * (0:d-1));
+  if (c.embed_scale)
+    rows *= sqrt (d);
+  endif
+  rows += pos(1:n,:);
 endfunction
 
 %!test
 %! ## every row is its token's table row plus its position's
 %! table = magic (5)(:,1:3);  pos = 10 * (1:6)' + (1:3);  ids = [2 2; 4 2; 1 5];
-%! Y = embed_forward (table, pos, ids);
+%! c.embed_scale = false;
+%! Y = embed_forward (table, pos, ids, c);
 %! for b = 1:2
 %!   assert (Y(:,:,b), table(ids(:,b),:) + pos(1:3,:));
 %! endfor
-%! assert (size (embed_forward (table, pos, [3; 1])), [2 3]);
+%! assert (size (embed_forward (table, pos, [3; 1], c)), [2 3]);
+%! ## scaled by sqrt (d)
+%! Y = embed_forward (table, pos, ids, struct ("embed_scale", true));
+%! assert (Y(:,:,2), sqrt (3) * table(ids(:,2),:) + pos(1:3,:), 1e-12);

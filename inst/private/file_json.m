@@ -177,11 +177,13 @@ function txt = encode_meta (s, what, caller)
       v = jsonencode (x);
     elseif (isa (x, "double") && isreal (x) && isscalar (x) && x == fix (x) && abs (x) <= flintmax ())
       v = sprintf ("%d", x);
+    elseif (isa (x, "double") && isreal (x) && isscalar (x) && isfinite (x))
+      v = sprintf ("%.17g", x);          # 17 digits read back as the same double
     elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("size", x, 1) == 1 | cellfun ("isempty", x)))))
       v = jsonencode (x);                # a list of strings (["a"] for one)
     else
       error ("attention:type",
-             "%s: %s.%s must be text, a logical, an integer or a row of text to be saved, got %s",
+             "%s: %s.%s must be text, a logical, a finite number or a row of text to be saved, got %s",
              caller, what, names{i}, value_kind (x));
     endif
     items{i} = [jsonencode(names{i}) ":" v];
@@ -265,9 +267,11 @@ endfunction
 %!        '{"a":"x y","b":3,"c":true,"d":["p","q"]}')
 %!assert (file_json ("encode_meta", struct ("n", -9007199254740992, "e", "", "l", {{}}), "S", "f"),
 %!        '{"n":-9007199254740992,"e":"","l":[]}')
-%!error <S.h must be text, a logical, an integer or a row of text to be saved, got a function handle>
+%!error <S.h must be text, a logical, a finite number or a row of text to be saved, got a function handle>
 %! file_json ("encode_meta", struct ("h", @sin), "S", "f")
-%!error <S.x .* got the number 0.5> file_json ("encode_meta", struct ("x", 0.5), "S", "f")
+%!assert (file_json ("encode_meta", struct ("x", 0.1, "y", -1e-300), "S", "f"),
+%!        '{"x":0.10000000000000001,"y":-1e-300}')
+%!error <S.x .* got the number Inf> file_json ("encode_meta", struct ("x", Inf), "S", "f")
 %!error <got a 2×1 cell> file_json ("encode_meta", struct ("x", {{"a"; "b"}}), "S", "f")
 %!error id=attention:type file_json ("encode_meta", struct ("x", NaN), "S", "f")
 %!error id=attention:type file_json ("encode_meta", struct ("x", struct ()), "S", "f")

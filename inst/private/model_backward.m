@@ -28,7 +28,7 @@ function G = model_backward (m, tr, dlogits)
       [dE, G.W_class, G.b_class] = attn_rows_backward (dlogits, tr.encoded, m.W_class);
     endif
   else
-    [dD, G.W_vocab, G.b_vocab] = attn_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
+    [dD, dW_vocab, G.b_vocab] = attn_rows_backward (dlogits, tr.decoder_out, vocab_head (m));
     if (strcmp (family.pool, "prefix"))
       dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
     endif
@@ -36,6 +36,9 @@ function G = model_backward (m, tr, dlogits)
       [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm, c);
     endif
     [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, c);
+    if (c.embed_norm)
+      [dX, G.tgt_embed_norm] = layer_norm_backward (dX, tr.tgt_embed_norm, m.tgt_embed_norm, c);
+    endif
     n = rows (dX);
     G.tgt_pos = zeros (size (m.tgt_pos));
     G.tgt_pos(1:n,:) = sum (dX, 3);            # every design adds p_t last
@@ -53,7 +56,12 @@ function G = model_backward (m, tr, dlogits)
         [dc, G.W_P] = attn_rows_backward (dX(1,:,:), tr.c, m.W_P);
         dtok = dX(2:end,:,:);
     endswitch
-    G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos);
+    G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos, c);
+    if (c.tie_embeddings)                      # logits = rows*tgt_embed' + b_vocab
+      G.tgt_embed += dW_vocab.';
+    else
+      G.W_vocab = dW_vocab;
+    endif
     if (isfield (tr, "c"))                     # c = sum (w .* E)
       dE = tr.pool_weights .* dc;
     endif
@@ -63,9 +71,12 @@ function G = model_backward (m, tr, dlogits)
       [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm, c);
     endif
     [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, c);
-    [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos);
+    if (c.embed_norm)
+      [dS, G.src_embed_norm] = layer_norm_backward (dS, tr.src_embed_norm, m.src_embed_norm, c);
+    endif
+    [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos, c);
   endif
-  if (strcmp (c.positions, "sinusoidal"))      # fixed tables
+  if (! strcmp (c.positions, "learned"))      # fixed tables
     for f = {"src_pos", "tgt_pos"}
       if (isfield (G, f{1}))
         G.(f{1})(:) = 0;
@@ -76,15 +87,18 @@ function G = model_backward (m, tr, dlogits)
   G = orderfields (G, names(isfield (G, names)));
 endfunction
 
-## [dtable, dpos] = embed_backward (drows, ids, table, pos): gradients of
-## embed_forward.  drows n×d×Bt; each table row collects the gradient of
+## [dtable, dpos] = embed_backward (drows, ids, table, pos, c): gradients
+## of embed_forward.  drows n×d×Bt; each table row collects the gradient of
 ## every place its token was looked up (in the order of the rows, item
 ## after item); position i sums over the batch.
-function [dtable, dpos] = embed_backward (drows, ids, table, pos)
+function [dtable, dpos] = embed_backward (drows, ids, table, pos, c)
   [V, d] = size (table);
   n = rows (ids);
   at = reshape (ids, n, 1, []) + V * (0:d-1);   # embed_forward's lookup
   dtable = reshape (accumarray (at(:), drows(:), [V * d, 1]), V, d);
+  if (c.embed_scale)
+    dtable *= sqrt (d);
+  endif
   dpos = zeros (size (pos));
   dpos(1:n,:) = sum (drows, 3);
 endfunction

@@ -1,11 +1,15 @@
 ## tr = model_encode (m, src, src_allow, tr, mode): the encoder of any model
 ## with one (source embeddings and positions, the encoder stack, its final
 ## norm when config.final_norm).  Adds to the trace tr (default: an empty
-## struct; fields it has keep their place) source_rows (m×d×Bt), encoder
+## struct; fields it has keep their place) src_embed_norm (the norm of
+## the embedded rows, with embed_norm), source_rows (m×d×Bt), encoder
 ## (layer traces), encoder_norm (final norm) and encoded (m×d×Bt).  mode
 ## "lean" (default "full"): lean layer traces and no source_rows.
 function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full")
-  X = embed_forward (m.src_embed, m.src_pos, src);
+  X = embed_forward (m.src_embed, m.src_pos, src, m.config);
+  if (m.config.embed_norm)
+    [X, tr.src_embed_norm] = layer_norm (X, m.src_embed_norm, m.config);
+  endif
   if (strcmp (mode, "full"))
     tr.source_rows = X;
   endif

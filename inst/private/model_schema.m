@@ -20,8 +20,8 @@
 ## position tables)
 ## @item init
 ## how a new model fills it: @qcode{"normal"} (@code{randn / sqrt (fan_in)}),
-## @qcode{"zeros"}, @qcode{"ones"}, @qcode{"heads"} (the head count) or
-## @qcode{"sinusoid"} (@code{sinusoid_table})
+## @qcode{"zeros"}, @qcode{"ones"}, @qcode{"heads"} (the head count),
+## @qcode{"sinusoidal"} or @qcode{"sinusoidal_concat"} (@code{sinusoid_table})
 ## @item fan_in
 ## the divisor's square for @qcode{"normal"} (0 otherwise)
 ## @item own
@@ -83,6 +83,9 @@ function parts = model_schema (config)
   switch (family.readout)
     case "vocab"
       P = [P; affine("W_vocab", "b_vocab", d, Vt, false)];
+      if (c.tie_embeddings)                   # W_vocab is tgt_embed'
+        P(end-1,:) = [];
+      endif
     case "token"
       P = [P; affine("W_class", "b_class", d, Vt, true)];
     case "sentence"
@@ -115,13 +118,17 @@ function r = part (pre, S, names, shape, learned, init, fan_in, own)
 endfunction
 
 ## the token table (V×d) and position table (max_len×d) of one side
+## (and the norm of their sum, with embed_norm)
 function P = embedding (side, V, c)
   top = struct ("type", {}, "subs", {});
   P = part ("", top, {[side "_embed"]}, [V c.d], true, "normal", c.d, false);
-  if (strcmp (c.positions, "sinusoidal"))
-    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], false, "sinusoid", 0, false);
-  else
+  if (strcmp (c.positions, "learned"))
     P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], true, "normal", c.d, false);
+  else
+    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], false, c.positions, 0, false);
+  endif
+  if (c.embed_norm)
+    P = [P; norm_parts("", top, [side "_embed_norm"], c)];
   endif
 endfunction
 
@@ -173,7 +180,8 @@ endfunction
 %!shared c
 %! c = struct ("family", "encoder-decoder", "d", 6, "heads", 2, "dk", 3, "dv", 2,
 %!             "d_ff", 5, "norm", "pre", "norm_kind", "layernorm", "final_norm", true,
-%!             "positions", "sinusoidal", "max_len", 9,
+%!             "positions", "sinusoidal", "embed_norm", false, "tie_embeddings", false,
+%!             "max_len", 9,
 %!             "encoder_layers", 1, "decoder_layers", 2, "seed", 0,
 %!             "src_vocab", attn_vocab ("a b c"), "tgt_vocab", attn_vocab ("x y"));
 

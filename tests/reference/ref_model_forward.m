@@ -16,7 +16,9 @@
 ##   relu max(z, 0);  gelu z (1 + erf(z/sqrt(2)))/2;
 ##   gelu_tanh z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))/2;  silu z/(1 + e^-z)
 ## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x));
-## a final LN after each stack when final_norm
+## a final LN after each stack when final_norm; token rows scaled by
+## sqrt(d) with embed_scale, the embedded rows normalised with embed_norm;
+## logits Y*W_vocab + b_vocab, or Y*tgt_embed' + b_vocab with tie_embeddings
 ## @end group
 ## @end example
 ##
@@ -31,7 +33,14 @@ function r = ref_model_forward (m, src, tgt)
   place = c.norm;
   ms = numel (src);
   n = numel (tgt);
-  X = m.src_embed(src,:) + m.src_pos(1:ms,:);
+  s = 1;
+  if (c.embed_scale)
+    s = sqrt (c.d);
+  endif
+  X = s * m.src_embed(src,:) + m.src_pos(1:ms,:);
+  if (c.embed_norm)
+    X = norm (X, m.src_embed_norm);
+  endif
   r.source_rows = X;
   for l = 1:numel (m.encoder)
     p = m.encoder(l);
@@ -44,7 +53,10 @@ function r = ref_model_forward (m, src, tgt)
     X = norm (X, m.encoder_norm);
   endif
   r.encoded = X;
-  Y = m.tgt_embed(tgt,:) + m.tgt_pos(1:n,:);
+  Y = s * m.tgt_embed(tgt,:) + m.tgt_pos(1:n,:);
+  if (c.embed_norm)
+    Y = norm (Y, m.tgt_embed_norm);
+  endif
   r.target_rows = Y;
   for l = 1:numel (m.decoder)
     p = m.decoder(l);
@@ -58,7 +70,11 @@ function r = ref_model_forward (m, src, tgt)
     Y = norm (Y, m.decoder_norm);
   endif
   r.decoder_out = Y;
-  r.logits = Y * m.W_vocab + m.b_vocab;
+  if (c.tie_embeddings)
+    r.logits = Y * m.tgt_embed' + m.b_vocab;
+  else
+    r.logits = Y * m.W_vocab + m.b_vocab;
+  endif
   r.probs = zeros (size (r.logits));
   for i = 1:n
     e = exp (r.logits(i,:) - max (r.logits(i,:)));
