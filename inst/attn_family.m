@@ -34,7 +34,8 @@
 ## @end table
 ##
 ## @var{config} takes the fields of @code{attn_model} (@code{d},
-## @code{heads}, @code{dk}, @code{dv}, @code{d_ff}, @code{activation}, @code{norm}, @code{norm_kind},
+## @code{heads}, @code{dk}, @code{dv}, @code{d_ff}, @code{activation}, @code{ffn_gated}, @code{ffn_bias},
+## @code{norm}, @code{norm_kind},
 ## @code{norm_eps}, @code{final_norm},
 ## @code{positions}, @code{max_len}, @code{seed}, @code{src_vocab},
 ## @code{tgt_vocab}, @code{encoder_layers}, @code{decoder_layers}) and

@@ -24,6 +24,13 @@
 ## @qcode{"gelu"} (exact, through the normal distribution function),
 ## @qcode{"gelu_tanh"} (its tanh approximation) or @qcode{"silu"}
 ## (@code{x .* sigmoid (x)})
+## @item ffn_gated
+## true for a gated FFN: @code{act (x*W_1 + b_1) .* (x*W_3 + b_3)} then
+## @code{W_2} (SwiGLU with @qcode{"silu"}); false (default) for
+## @code{act (x*W_1 + b_1)}
+## @item ffn_bias
+## false for FFNs without the biases @code{b_1}, @code{b_2}, @code{b_3}
+## (true)
 ## @item norm
 ## LayerNorm placement: @qcode{"post"} (default), @qcode{"pre"} or
 ## @qcode{"none"}; LayerNorm is @code{(x - mu) ./ sqrt (var + epsilon)}

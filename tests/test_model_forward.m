@@ -55,6 +55,14 @@
 %! assert (isfield (small_model ("norm", "post", "final_norm", true), "decoder_norm"));
 
 %!test
+%! ## gated FFNs (SwiGLU, GeGLU), with and without biases
+%! check_batch (small_model ("activation", "silu", "ffn_gated", true, "ffn_bias", false));
+%! check_batch (small_model ("activation", "gelu", "ffn_gated", true));
+%! m = small_model ("ffn_bias", false);
+%! assert (fieldnames (m.decoder(1).ffn), {"W_1"; "W_2"});
+%! check_batch (m);
+
+%!test
 %! ## the embedding options: rows scaled by sqrt (d), normalised, a head
 %! ## tied to the target embeddings
 %! check_batch (small_model ("embed_scale", true));

@@ -129,3 +129,15 @@
 %! m = attn_model (c);
 %! b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
 %! check_gradients (m, @(mm) attn_loss (mm, b), 4);
+
+%!test
+%! ## gated FFNs with and without biases
+%! randn ("state", 7);  rand ("state", 7);
+%! c = struct ("src_vocab", "the river bank", "tgt_vocab", "la rive", "d", 4,
+%!             "heads", 2, "d_ff", 3, "max_len", 5, "encoder_layers", 1,
+%!             "decoder_layers", 1, "activation", "silu", "ffn_gated", true);
+%! for bias = [true, false]
+%!   m = attn_model (setfield (c, "ffn_bias", bias));
+%!   b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
+%!   check_gradients (m, @(mm) attn_loss (mm, b), 3);
+%! endfor

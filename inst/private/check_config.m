@@ -2,7 +2,8 @@
 ## @deftypefn {} {@var{c} =} check_config (@var{config}, @var{caller})
 ## Check a model's CONFIG struct, every field of every family, and return it
 ## complete: defaults filled in, vocabularies built, in the layout a model
-## keeps (@code{family, d, heads, dk, dv, d_ff, activation, norm, norm_kind,
+## keeps (@code{family, d, heads, dk, dv, d_ff, activation, ffn_gated,
+## ffn_bias, norm, norm_kind,
 ## norm_eps, final_norm, positions, embed_scale, embed_norm, tie_embeddings,
 ## max_len,
 ## encoder_layers, decoder_layers, seed}, then @code{readout, head,
@@ -36,6 +37,8 @@ function c = check_config (config, caller)
           "dv", [], "integer [1, 65536]";
           "d_ff", [], "integer [0, 1048576]";
           "activation", "relu", ["one of " strjoin(activation (), ", ")];
+          "ffn_gated", false, "flag";
+          "ffn_bias", true, "flag";
           "norm", "post", "one of post, pre, none";
           "norm_kind", "layernorm", "one of layernorm, rmsnorm";
           "norm_eps", 1e-5, "real (0, 1)";
@@ -119,7 +122,7 @@ function c = check_config (config, caller)
     endif
   elseif (o.tgt_vocab.bos == 0 || o.tgt_vocab.eos == 0)
     error ("attention:config", "%s: CONFIG.%s must hold <bos> and <eos>", caller,
-           ifelse (isempty (o.vocab), "tgt_vocab", "vocab"));
+           merge (isempty (o.vocab), "tgt_vocab", "vocab"));
   endif
 
   for f = {"dk", "dv"}
@@ -143,7 +146,8 @@ function c = check_config (config, caller)
   if (isempty (o.final_norm))                 # pre-norm stacks end with one
     o.final_norm = strcmp (o.norm, "pre");
   endif
-  keep = {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "norm", "norm_kind", ...
+  keep = {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "ffn_gated", "ffn_bias", ...
+          "norm", "norm_kind", ...
           "norm_eps", "final_norm", "positions", "embed_scale", "embed_norm", ...
           "tie_embeddings", "max_len", ...
           "encoder_layers", "decoder_layers", "seed"};
@@ -182,20 +186,13 @@ function v = vocab_of (v, name, caller, varargin)
   check_vocab (v, caller, ["CONFIG." name]);
 endfunction
 
-function x = ifelse (cond, a, b)
-  if (cond)
-    x = a;
-  else
-    x = b;
-  endif
-endfunction
-
 %!shared v
 %! v = {"the river bank", "the financial bank"};
 
 %!test
 %! c = check_config (struct ("src_vocab", {v}, "tgt_vocab", "la rive", "d", 6, "heads", 2), "f");
-%! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "norm", ...
+%! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "activation", ...
+%!                          "ffn_gated", "ffn_bias", "norm", ...
 %!                          "norm_kind", "norm_eps", "final_norm", "positions", ...
 %!                          "embed_scale", "embed_norm", "tie_embeddings", ...
 %!                          "max_len", "encoder_layers", "decoder_layers", "seed", ...

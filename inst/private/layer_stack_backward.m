@@ -56,13 +56,31 @@ endfunction
 ## backward.  The third output ([]) mirrors block_backward's key/value side.
 function [dX, G, none] = ffn_backward (dY, T, P, c)
   none = [];
-  G = struct ("W_1", [], "b_1", [], "W_2", [], "b_2", []);
+  G = cell2struct (cell (numfields (P), 1), fieldnames (P), 1);   # P's layout
   ## delta = hidden*W_2 + b_2
-  [dhidden, G.W_2, G.b_2] = attn_rows_backward (dY, T.hidden, P.W_2);
-  ## hidden = act (pre),  pre = X*W_1 + b_1
-  [~, slope] = activation (c.activation, T.pre);
-  [dXf, G.W_1, G.b_1] = attn_rows_backward (dhidden .* slope, T.X, P.W_1);
-  dX = dY + dXf;
+  [dhidden, G.W_2, db] = attn_rows_backward (dY, T.hidden, P.W_2);
+  G = set_bias (G, "b_2", db);
+  ## hidden = act (pre) [.* up],  pre = X*W_1 + b_1,  up = X*W_3 + b_3
+  [act, slope] = activation (c.activation, T.pre);
+  gated = isfield (P, "W_3");
+  if (gated)
+    [dX3, G.W_3, db] = attn_rows_backward (dhidden .* act, T.X, P.W_3);
+    G = set_bias (G, "b_3", db);
+    dhidden .*= T.up;
+  endif
+  [dX1, G.W_1, db] = attn_rows_backward (dhidden .* slope, T.X, P.W_1);
+  G = set_bias (G, "b_1", db);
+  dX = dY + dX1;
+  if (gated)
+    dX += dX3;
+  endif
+endfunction
+
+## G.(name) = db when the layer has that bias
+function G = set_bias (G, name, db)
+  if (isfield (G, name))
+    G.(name) = db;
+  endif
 endfunction
 
 ## [dXq, G, dXkv] = block_backward (dY, T, B): attn_backward for any of the

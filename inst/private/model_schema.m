@@ -148,11 +148,19 @@ function P = layer (stack, l, blocks, c)
          part(pre, S, {B, "heads"}, [1 1], false, "heads", 0, false)];
   endfor
   names = blocks;
-  if (c.d_ff > 0)
-    P = [P; part(pre, S, {"ffn", "W_1"}, [d c.d_ff], true, "normal", d, false);
-         part(pre, S, {"ffn", "b_1"}, [1 c.d_ff], true, "zeros", 0, false);
-         part(pre, S, {"ffn", "W_2"}, [c.d_ff d], true, "normal", c.d_ff, false);
-         part(pre, S, {"ffn", "b_2"}, [1 d], true, "zeros", 0, false)];
+  if (c.d_ff > 0)                            # in the order of the FFN's steps
+    F = {"W_1", [d c.d_ff], d; "b_1", [1 c.d_ff], 0};
+    if (c.ffn_gated)
+      F = [F; {"W_3", [d c.d_ff], d; "b_3", [1 c.d_ff], 0}];
+    endif
+    F = [F; {"W_2", [c.d_ff d], c.d_ff; "b_2", [1 d], 0}];
+    if (! c.ffn_bias)
+      F = F(1:2:end,:);
+    endif
+    for i = 1:rows (F)
+      init = merge (F{i,3} > 0, "normal", "zeros");
+      P(end+1,:) = part (pre, S, {"ffn", F{i,1}}, F{i,2}, true, init, F{i,3}, false);
+    endfor
     names{end+1} = "ffn";
   endif
   if (! strcmp (c.norm, "none"))
@@ -179,7 +187,8 @@ endfunction
 
 %!shared c
 %! c = struct ("family", "encoder-decoder", "d", 6, "heads", 2, "dk", 3, "dv", 2,
-%!             "d_ff", 5, "norm", "pre", "norm_kind", "layernorm", "final_norm", true,
+%!             "d_ff", 5, "ffn_gated", false, "ffn_bias", true, "norm", "pre",
+%!             "norm_kind", "layernorm", "final_norm", true,
 %!             "positions", "sinusoidal", "embed_norm", false, "tie_embeddings", false,
 %!             "max_len", 9,
 %!             "encoder_layers", 1, "decoder_layers", 2, "seed", 0,

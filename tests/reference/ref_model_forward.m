@@ -14,7 +14,8 @@
 ##   norm_kind "rmsnorm" x ./ sqrt(mean(x.^2) + eps) .* gain; eps norm_eps
 ## FFN(x) = x + act(x W_1 + b_1) W_2 + b_2, act the config's activation:
 ##   relu max(z, 0);  gelu z (1 + erf(z/sqrt(2)))/2;
-##   gelu_tanh z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))/2;  silu z/(1 + e^-z)
+##   gelu_tanh z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))/2;  silu z/(1 + e^-z);
+##   gated (W_3): act(x W_1 + b_1) .* (x W_3 + b_3); biases only where present
 ## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x));
 ## a final LN after each stack when final_norm; token rows scaled by
 ## sqrt(d) with embed_scale, the embedded rows normalised with embed_norm;
@@ -122,7 +123,10 @@ function delta = attention (Xq, Xkv, B, causal)
 endfunction
 
 function delta = ffn (X, P, act)
-  z = X * P.W_1 + P.b_1;
+  z = X * P.W_1;
+  if (isfield (P, "b_1"))
+    z += P.b_1;
+  endif
   switch (act)
     case "relu"
       h = max (z, 0);
@@ -133,7 +137,17 @@ function delta = ffn (X, P, act)
     case "silu"
       h = z ./ (1 + exp (-z));
   endswitch
-  delta = h * P.W_2 + P.b_2;
+  if (isfield (P, "W_3"))                       # gated: times a second projection
+    up = X * P.W_3;
+    if (isfield (P, "b_3"))
+      up += P.b_3;
+    endif
+    h = h .* up;
+  endif
+  delta = h * P.W_2;
+  if (isfield (P, "b_2"))
+    delta += P.b_2;
+  endif
 endfunction
 
 function y = layernorm (x, P, c)
