@@ -134,3 +134,167 @@
 %!   assert (attn_gradcheck (@(P) ref_loss (kind{1}, P, ka, dY), P));
 %!   assert (attn_gradcheck (@(P) kernel_loss (kind{1}, P, ka, dY), P));
 %! endfor
+
+%!test
+%! ## cached decoding with every option: attn_masked row by row (and in two
+%! ## chunks) equals the whole pass, and the grown cache holds the whole
+%! ## pass's (turned) keys and values; attn_self's rows after a cache equal
+%! ## those rows of the whole pass
+%! randn ("state", 13);  rand ("state", 13);
+%! for opt = {{"bias", "gqa", "rope"}, {"rope"}, {"gqa"}}
+%!   B = opt_block (6, 6, 4, 4, 3, opt{1});
+%!   [X, ~, ka] = opt_inputs ("masked", 6, 6, 6, 6);
+%!   [Y, T] = attn_masked (X, B, ka);
+%!   cache = [];
+%!   for i = 1:6
+%!     [Yi, cache] = attn_masked (X(i,:,:), B, ka(1:i,:), "lean", cache);
+%!     ref_assert_close (Yi, Y(i,:,:), 1e-12);
+%!   endfor
+%!   ref_assert_close (cache, T, 1e-12, {"K", "V"});
+%!   [~, C] = attn_masked (X(1:2,:,:), B, ka(1:2,:));
+%!   [Y2, C] = attn_masked (X(3:6,:,:), B, ka, "full", C);
+%!   ref_assert_close (Y2, Y(3:6,:,:), 1e-12);
+%!   ref_assert_close (C, T, 1e-12, {"K", "V"});
+%!   [Ys, Ts] = attn_self (X, B, ka);
+%!   [~, C] = attn_self (X(1:4,:,:), B, ka(1:4,:), "lean");
+%!   [Y2, C] = attn_self (X(5:6,:,:), B, ka, "lean", C);
+%!   ref_assert_close (Y2, Ys(5:6,:,:), 1e-12);
+%!   ref_assert_close (C, Ts, 1e-12, {"K", "V"});
+%! endfor
+
+%!test
+%! ## attn_cross with biases and kv_heads: each decoder row on its own, with
+%! ## the source's keys and values of an earlier call, equals the whole pass
+%! randn ("state", 14);  rand ("state", 14);
+%! B = opt_block (6, 5, 4, 2, 3, {"bias", "gqa"});
+%! [D, E, ka] = opt_inputs ("cross", 4, 7, 6, 5);
+%! [Y, T] = attn_cross (D, E, B, ka);
+%! for i = 1:4
+%!   Yi = attn_cross (D(i,:,:), E(1:0,:,:), B, ka, "lean", T);
+%!   ref_assert_close (Yi, Y(i,:,:), 1e-12);
+%! endfor
+
+%!test
+%! ## the lean trace with every option: the same Y, fields and gradients
+%! randn ("state", 15);  rand ("state", 15);
+%! B = opt_block (6, 6, 4, 2, 3, {"bias", "gqa", "rope"});
+%! [X, ~, ka, dY] = opt_inputs ("masked", 5, 5, 6, 6);
+%! for f = {@attn_self, @attn_masked}
+%!   [Y, T] = f{1} (X, B, ka);
+%!   [Yl, L] = f{1} (X, B, ka, "lean");
+%!   assert (isequal (Yl, Y));
+%!   for k = {"Q", "K", "V", "A", "message"}
+%!     assert (isequal (L.(k{1}), T.(k{1})), k{1});
+%!   endfor
+%!   assert (isequal (attn_backward (dY, L, B), attn_backward (dY, T, B)));
+%! endfor
+
+%!test
+%! ## an option given as [] is off: the results of the block without it,
+%! ## bit for bit; kv_heads = heads is plain multi-head attention
+%! randn ("state", 16);  rand ("state", 16);
+%! B = opt_block (6, 6, 2, 2, 3, {});
+%! off = B;
+%! for f = {"b_Q", "b_K", "b_V", "b_O", "kv_heads", "rope_base"}
+%!   off.(f{1}) = [];
+%! endfor
+%! [X, ~, ka, dY] = opt_inputs ("masked", 5, 5, 6, 6);
+%! [Y, T] = attn_masked (X, B, ka);
+%! [Yo, To] = attn_masked (X, off, ka);
+%! assert (isequal (Yo, Y) && isequal (To, T));
+%! assert (isequal (attn_backward (dY, To, off), attn_backward (dY, T, B)));
+%! assert (isequal (attn_masked (X, setfield (B, "kv_heads", 2), ka), Y));
+%! ## zero biases change nothing beyond rounding, and their gradients are
+%! ## the sums of the rows of dY (b_O) and of the projections' gradients
+%! Bz = B;
+%! Bz.b_O = zeros (1, 6);
+%! Gz = attn_backward (dY, nthargout (2, @attn_masked, X, Bz, ka), Bz);
+%! assert (Gz.b_O, sum (reshape (permute (dY, [1 3 2]), [], 6)), 1e-13);
+%! assert (! isfield (Gz, "b_Q"));
+
+%!test
+%! ## rotary positions turn Q and K only: V, and scores with every query
+%! ## and key at the same place, are those of the block without them; a
+%! ## one-row sequence (position 0) is not turned at all
+%! randn ("state", 17);
+%! B = opt_block (4, 4, 2, 2, 2, {"rope"});
+%! X = randn (1, 4);
+%! [~, T] = attn_self (X, B);
+%! [~, T0] = attn_self (X, rmfield (B, "rope_base"));
+%! assert (T.Q, T0.Q, 1e-15);
+%! assert (T.K, T0.K, 1e-15);
+%! X = repmat (randn (1, 4), 3, 1);
+%! [~, T] = attn_self (X, B);
+%! [~, T0] = attn_self (X, rmfield (B, "rope_base"));
+%! assert (T.V, T0.V);
+%! ## scores depend only on the distance of query and key: equal along
+%! ## each diagonal when every row is the same token
+%! for j = 1:2
+%!   S = T.scores(:,:,j);
+%!   assert (S(2,1), S(3,2), 1e-14);
+%!   assert (S(1,2), S(2,3), 1e-14);
+%!   assert (diag (S), repmat (T0.scores(1,1,j), 3, 1), 1e-14);
+%! endfor
+
+## Errors: wrong shapes and values of the options, each with its identifier
+%!shared B, Bg, X, Bc, D, E
+%! B = struct ("W_Q", rand (3, 4), "W_K", rand (3, 4), "W_V", rand (3, 6),
+%!             "W_O", rand (6, 3), "heads", 2);
+%! Bg = setfield (setfield (setfield (B, "kv_heads", 1), "W_K", rand (3, 2)),
+%!                "W_V", rand (3, 3));
+%! X = rand (4, 3);
+%! Bc = setfield (setfield (B, "W_K", rand (5, 4)), "W_V", rand (5, 6));
+%! D = rand (2, 3);  E = rand (6, 5);
+%!error <B.b_Q must be 1 x h\*dk> attn_self (X, setfield (B, "b_Q", rand (1, 3)))
+%!error id=attention:size attn_self (X, setfield (B, "b_Q", rand (4, 1)))
+%!error id=attention:size attn_masked (X, setfield (B, "b_K", rand (1, 2)))
+%!error id=attention:size attn_masked (X, setfield (Bg, "b_K", rand (1, 4)))
+%!error id=attention:size attn_cross (D, E, setfield (Bc, "b_V", rand (1, 5)))
+%!error <B.b_O must be 1 x d> attn_cross (D, E, setfield (Bc, "b_O", rand (1, 6)))
+%!error id=attention:nonfinite attn_self (X, setfield (B, "b_O", [1 NaN 1]))
+%!error id=attention:type attn_self (X, setfield (B, "b_Q", single ([1 2 3 4])))
+%!error <B.kv_heads must be a positive integer scalar> attn_self (X, setfield (Bg, "kv_heads", [1 1]))
+%!error id=attention:heads attn_self (X, setfield (Bg, "kv_heads", 0.5))
+%!error <B.kv_heads = 3 must divide B.heads = 2> attn_self (X, setfield (B, "kv_heads", 3))
+%!error id=attention:size attn_self (X, setfield (B, "kv_heads", 1))
+%!error id=attention:size attn_self (X, setfield (Bg, "W_K", rand (3, 4)))
+%!error <B.rope_base must be a finite double scalar> attn_masked (X, setfield (B, "rope_base", -1))
+%!error id=attention:rope attn_masked (X, setfield (B, "rope_base", [1 2]))
+%!error id=attention:rope attn_masked (X, setfield (B, "rope_base", Inf))
+%!error id=attention:rope attn_masked (X, setfield (B, "rope_base", "10000"))
+%!error <dk \(the columns of B.W_Q per head\) must be even; got dk = 1> attn_self (X, setfield (setfield (setfield (B, "W_Q", rand (3, 2)), "W_K", rand (3, 2)), "rope_base", 100))
+%!error <for self and masked blocks> attn_cross (D, E, setfield (Bc, "rope_base", 100))
+%!test
+%! ## a cache of h*dk columns where kv_heads makes the keys h_kv*dk wide
+%! [~, T] = attn_masked (X, B);
+%! try
+%!   attn_masked (X, Bg, [], "lean", T);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:size");
+%!   assert (! isempty (strfind (err.message, "h_kv*dk")));
+%! end_try_catch
+%!test
+%! ## attn_backward: rope_base on a cross trace, a trace of other kv_heads
+%! ## or other biases
+%! [~, Tc] = attn_cross (D, E, Bc);
+%! try
+%!   attn_backward (rand (2, 3), Tc, setfield (Bc, "rope_base", 100));
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:rope");
+%! end_try_catch
+%! [~, T] = attn_self (X, B);
+%! try
+%!   attn_backward (rand (4, 3), T, Bg);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:size");
+%! end_try_catch
+%! try
+%!   attn_backward (rand (4, 3), T, setfield (B, "b_Q", ones (1, 4)));
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:trace");
+%!   assert (! isempty (strfind (err.message, "+ bias")));
+%! end_try_catch
