@@ -714,7 +714,7 @@ static void test_block(const block_case *bc, int check_fd)
 {
     attn_shape s = { bc->n, bc->self ? bc->n : bc->m, bc->d,
                      bc->self ? bc->d : bc->d_src, bc->dk, bc->dv, bc->heads,
-                     bc->batch, bc->causal, 0 };
+                     bc->batch, bc->causal, 0, 0, 0.0 };
     block_sizes z = sizes_of(&s);
     char tag[128];
     snprintf(tag, sizeof tag, "block n=%ld m=%ld d=%ld d_src=%ld dk=%ld dv=%ld "
@@ -724,7 +724,7 @@ static void test_block(const block_case *bc, int check_fd)
              bc->self ? " self" : " cross", bc->keys ? " keys" : "");
 
     attn_weights w = { drand(z.W_Q), drand(z.W_K), drand(z.W_V),
-                       drand(z.W_O) };
+                       drand(z.W_O), NULL, NULL, NULL, NULL };
     double *Xq = drand(z.Xq), *Xkv = bc->self ? Xq : drand(z.Xkv);
     unsigned char *key_allow = NULL;
     if (bc->keys) {
@@ -767,11 +767,11 @@ static void test_block(const block_case *bc, int check_fd)
      * they are overwritten, not accumulated into */
     double *dY = drand(z.out);
     attn_grads g = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
-                     dalloc(z.W_O), dalloc(z.Xq), NULL };
+                     dalloc(z.W_O), dalloc(z.Xq), NULL, NULL, NULL, NULL, NULL };
     g.dXkv = bc->self ? g.dXq : dalloc(z.Xkv);
     attn_grads rg = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
                       dalloc(z.W_O), dalloc(z.Xq),
-                      bc->self ? NULL : dalloc(z.Xkv) };
+                      bc->self ? NULL : dalloc(z.Xkv), NULL, NULL, NULL, NULL };
     double *bwork = dalloc(attn_block_backward_work(&s));
     st = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, bwork);
     check(st == ATTN_OK, "%s: backward status %d", tag, st);
@@ -791,7 +791,7 @@ static void test_block(const block_case *bc, int check_fd)
         double *Xc = dcopy(Xq, z.Xq);
         attn_trace t2 = trace_alloc(&s);
         attn_grads g2 = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
-                          dalloc(z.W_O), dalloc(z.Xq), dalloc(z.Xq) };
+                          dalloc(z.W_O), dalloc(z.Xq), dalloc(z.Xq), NULL, NULL, NULL, NULL };
         attn_block_forward(&s, &w, Xq, Xc, key_allow, &t2, work);
         attn_block_backward(&s, &w, Xq, Xc, &t2, dY, &g2, bwork);
         for (size_t k = 0; k < z.Xq; k++)
@@ -836,15 +836,15 @@ static void test_block(const block_case *bc, int check_fd)
 static void test_block_overflow(void)
 {
     /* Q = K = 1e160 (finite), scores = 1e320 = Inf */
-    attn_shape s = { 2, 2, 1, 1, 1, 1, 1, 1, 0, 0 };
+    attn_shape s = { 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0.0 };
     double X[2] = { 1, 1 }, wq = 1e160, wk = 1e160, wv = 1, wo = 1;
-    attn_weights w = { &wq, &wk, &wv, &wo };
+    attn_weights w = { &wq, &wk, &wv, &wo, NULL, NULL, NULL, NULL };
     attn_trace t = trace_alloc(&s);
     double *work = dalloc(attn_block_forward_work(&s));
     int st = attn_block_forward(&s, &w, X, X, NULL, &t, work);
     check(st == ATTN_ERR_OVERFLOW, "block overflow: status %d", st);
     /* batch 2, only the second item overflows */
-    attn_shape s2 = { 1, 1, 1, 1, 1, 1, 1, 2, 0, 0 };
+    attn_shape s2 = { 1, 1, 1, 1, 1, 1, 1, 2, 0, 0, 0, 0.0 };
     double X2[2] = { 1e-300, 1 };
     attn_trace t2 = trace_alloc(&s2);
     double *work2 = dalloc(attn_block_forward_work(&s2));
@@ -859,16 +859,16 @@ static void test_block_overflow(void)
 
     /* finite scores, message*W_O = 1e300*1e300: out would be Inf */
     double one = 1, big = 1e300, Xs[2] = { 1, 2 };
-    attn_weights wbig = { &one, &one, &big, &big };
+    attn_weights wbig = { &one, &one, &big, &big, NULL, NULL, NULL, NULL };
     st = attn_block_forward(&s, &wbig, Xs, Xs, NULL, &t, work);
     check(st == ATTN_ERR_OVERFLOW, "block output overflow: status %d", st);
 
     /* finite forward pass, dmessage = dY*W_O' = 1e300*1e300 */
-    attn_weights wg = { &one, &one, &one, &big };
+    attn_weights wg = { &one, &one, &one, &big, NULL, NULL, NULL, NULL };
     st = attn_block_forward(&s, &wg, Xs, Xs, NULL, &t, work);
     check(st == ATTN_OK, "block before gradient overflow: status %d", st);
     double dY[2] = { 1e300, 1e300 }, gq, gk, gv, go, dX[2];
-    attn_grads g = { &gq, &gk, &gv, &go, dX, dX };
+    attn_grads g = { &gq, &gk, &gv, &go, dX, dX, NULL, NULL, NULL, NULL };
     double *bwork = dalloc(attn_block_backward_work(&s));
     st = attn_block_backward(&s, &wg, Xs, Xs, &t, dY, &g, bwork);
     check(st == ATTN_ERR_OVERFLOW, "block gradient overflow: status %d", st);
@@ -885,10 +885,10 @@ static void test_block_cache(int cross)
     const attn_int dk = 2, dv = 3, h = 2, B = 3, hk = h * dk, hv = h * dv;
     const attn_int m = cross ? 5 : N;           /* keys of the whole pass */
     attn_shape full = { cross ? n : N, m, d, cross ? ds : d, dk, dv, h, B,
-                        !cross, 0 };
+                        !cross, 0, 0, 0.0 };
     block_sizes z = sizes_of(&full);
     attn_weights w = { drand(z.W_Q), drand(z.W_K), drand(z.W_V),
-                       drand(z.W_O) };
+                       drand(z.W_O), NULL, NULL, NULL, NULL };
     double *X = drand(z.Xq), *E = cross ? drand(z.Xkv) : X;
     attn_trace tf = trace_alloc(&full);
     double *work = dalloc(attn_block_forward_work(&full));
@@ -898,7 +898,8 @@ static void test_block_cache(int cross)
 
     /* the step: queries the last n rows (self) or all n (cross), keys
      * after the first `past` rows, which come from the whole pass */
-    attn_shape step = { n, m, d, full.d_src, dk, dv, h, B, !cross, past };
+    attn_shape step = { n, m, d, full.d_src, dk, dv, h, B, !cross, past, 0,
+                        0.0 };
     block_sizes y = sizes_of(&step);
     double *Xs = dalloc(y.Xq), *Es = dalloc((size_t) (m - past) * ds * B + 1);
     for (attn_int b = 0; b < B; b++)
