@@ -94,6 +94,37 @@
 %!  endif
 %!endfunction
 
+## The cases of tests/fixtures/blocks/block_options.txt (made by python3-torch
+## with gen_block_options.py): a line "case NAME KIND heads H kv_heads H_KV
+## rope_base BASE|none", then for each array a line "NAME DIMS..." and a
+## line of its values in column-major order; "G.NAME" lines are gradients.
+%!function cases = read_fixture ()
+%!  file = fullfile ("fixtures", "blocks", "block_options.txt");
+%!  if (! isfile (file))
+%!    file = fullfile ("tests", file);
+%!  endif
+%!  lines = strsplit (strtrim (fileread (file)), "\n");
+%!  cases = {};
+%!  k = 2;
+%!  while (k <= numel (lines))
+%!    words = strsplit (strtrim (lines{k}));
+%!    if (strcmp (words{1}, "case"))
+%!      cases{end+1} = struct ("name", words{2}, "kind", words{3},
+%!                             "heads", str2double (words{5}),
+%!                             "kv_heads", str2double (words{7}),
+%!                             "rope_base", str2double (words{9}));
+%!      k += 1;
+%!      continue;
+%!    endif
+%!    dims = str2double (words(2:end));
+%!    values = str2double (strsplit (strtrim (lines{k+1})));
+%!    assert (numel (values), prod (dims));
+%!    name = strsplit (words{1}, ".");
+%!    cases{end} = setfield (cases{end}, name{:}, reshape (values, [dims 1]));
+%!    k += 2;
+%!  endwhile
+%!endfunction
+
 %!test
 %! ## kernels = reference, forward trace and gradients, for each option alone
 %! ## and together, in the three blocks, a batch with key masks, 4 heads
@@ -298,3 +329,30 @@
 %!   assert (err.identifier, "attention:trace");
 %!   assert (! isempty (strfind (err.message, "+ bias")));
 %! end_try_catch
+
+%!test
+%! ## python3-torch (Hugging Face's rotate_half and repeat_kv, autograd):
+%! ## Y and every gradient of a masked and a self block with all options and
+%! ## a cross block with biases and kv_heads, batch of 2 with key masks;
+%! ## the kernels and the reference agree with it
+%! for c = read_fixture ()
+%!   f = c{1};
+%!   B = struct ("W_Q", f.W_Q, "W_K", f.W_K, "W_V", f.W_V, "W_O", f.W_O,
+%!               "heads", f.heads, "kv_heads", f.kv_heads, "b_Q", f.b_Q,
+%!               "b_K", f.b_K, "b_V", f.b_V, "b_O", f.b_O);
+%!   if (! isnan (f.rope_base))
+%!     B.rope_base = f.rope_base;
+%!   endif
+%!   ka = logical (f.key_allow);
+%!   if (strcmp (f.kind, "cross"))
+%!     [Xq, Xkv] = deal (f.D, f.E);
+%!   else
+%!     [Xq, Xkv] = deal (f.X, []);
+%!   endif
+%!   [Y, T] = kernel (f.kind, Xq, Xkv, B, ka);
+%!   [Yr, Tr] = attn_ref_block (f.kind, Xq, Xkv, B, ka);
+%!   ref_assert_close (Y, f.Y, 1e-12);
+%!   ref_assert_close (Yr, f.Y, 1e-12);
+%!   ref_assert_close (attn_backward (f.dY, T, B), f.G, 1e-12);
+%!   ref_assert_close (attn_ref_block_backward (f.dY, Tr, B), f.G, 1e-12);
+%! endfor
