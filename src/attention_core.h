@@ -117,14 +117,15 @@ typedef struct {
     double *W_Q, *W_K, *W_V, *W_O;  /* shapes of the weights, summed over batch */
     double *dXq;                    /* n x d x batch                            */
     double *dXkv;                   /* m x d_src x batch; may equal dXq (self)  */
-    double *b_Q, *b_K, *b_V, *b_O;  /* shapes of the biases, summed over every
-                                       row; NULL: not wanted                    */
+    double *b_Q, *b_K, *b_V, *b_O;  /* shapes of the biases, summed over
+                                       every row; NULL: not wanted          */
 } attn_grads;
 
 size_t attn_block_forward_work(const attn_shape *s);
 
 /* Xq n x d x batch (queries), Xkv (m - past) x d_src x batch (keys,
- * values; Xq for self-attention), key_allow m x batch or NULL.
+ * values; Xq for self-attention, and always with rope_base), key_allow
+ * m x batch or NULL.
  * Q = Xq*W_Q + b_Q, K = Xkv*W_K + b_K, V = Xkv*W_V + b_V (a NULL bias
  * adds nothing); with rope_base, Q and K are then rotated by position
  * (query row i at past + i, key row r at r); query head j reads K/V head
