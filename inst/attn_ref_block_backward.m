@@ -5,16 +5,20 @@
 ##
 ## @var{dY} = dL/dY is n×d×Bt; @var{T} is the trace of @code{attn_ref_block}
 ## (the fields used: @code{kind}, @code{X} or @code{D} and @code{E},
-## @code{Q}, @code{K}, @code{V}, @code{A}, @code{message}); @var{B} the block.
+## @code{Q}, @code{K}, @code{V}, @code{A}, @code{message}); @var{B} the block,
+## with the optional fields of @code{attn_ref_block}.
 ## @var{G} has @code{W_Q}, @code{W_K}, @code{W_V}, @code{W_O} (summed over
-## the batch) and @code{dX} (self, masked; query and key/value paths and the
-## residual added) or @code{dD}, @code{dE} (cross).
+## the batch), the biases @var{B} has (@code{b_Q}, @code{b_K}, @code{b_V},
+## @code{b_O}, summed over every row) and @code{dX} (self, masked; query and
+## key/value paths and the residual added) or @code{dD}, @code{dE} (cross).
 ##
 ## @example
 ## @group
-## dmessage = dY*W_O';          G.W_O = message'*dY;
-## [dQ, dK, dV] per head from attn_ref_sdpa_backward
-## G.W_Q = Xq'*dQ;  G.W_K = Xkv'*dK;  G.W_V = Xkv'*dV;
+## dmessage = dY*W_O';          G.W_O = message'*dY;  G.b_O = sum (dY);
+## [dQ, dK, dV] per head from attn_ref_sdpa_backward; a K/V head's
+## dK, dV are the sums over the query heads that read it; with rope_base
+## dQ and dK turn back
+## G.W_Q = Xq'*dQ;  G.W_K = Xkv'*dK;  G.W_V = Xkv'*dV;  G.b_Q = sum (dQ) ...
 ## dXq = dY + dQ*W_Q';          dXkv = dK*W_K' + dV*W_V';
 ## @end group
 ## @end example
@@ -32,26 +36,49 @@ function G = attn_ref_block_backward (dY, T, B)
   [n, ~, Bt] = size (Xq);
   m = rows (Xkv);
   h = B.heads;
+  h_kv = field_or_empty (B, "kv_heads");
+  if (isempty (h_kv))
+    h_kv = h;
+  endif
   dk = columns (B.W_Q) / h;
-  dv = columns (B.W_V) / h;
+  dv = columns (B.W_V) / h_kv;
 
-  ## out = Xq + message*W_O
+  ## out = Xq + message*W_O + b_O
   G.W_O = stack_rows (T.message)' * stack_rows (dY);
   dmessage = unstack_rows (stack_rows (dY) * B.W_O', n);
 
-  ## message = heads' A_j*V_j side by side
+  ## message = heads' A_j*V_kv(j) side by side: each query head's gradient
+  ## of its K/V head, then the sums over the heads of a group (consecutive)
+  kv = ceil ((1:h) / (h / h_kv));
+  K = reshape (T.K, m, dk, h_kv, Bt);
+  V = reshape (T.V, m, dv, h_kv, Bt);
   [dQ, dK, dV] = attn_ref_sdpa_backward (reshape (dmessage, n, dv, h, Bt),
-                                    reshape (T.Q, n, dk, h, Bt),
-                                    reshape (T.K, m, dk, h, Bt),
-                                    reshape (T.V, m, dv, h, Bt), T.A);
-  dQ = stack_rows (reshape (dQ, n, h * dk, Bt));
-  dK = stack_rows (reshape (dK, m, h * dk, Bt));
-  dV = stack_rows (reshape (dV, m, h * dv, Bt));
+                                         reshape (T.Q, n, dk, h, Bt),
+                                         K(:,:,kv,:), V(:,:,kv,:), T.A);
+  dQ = reshape (dQ, n, h * dk, Bt);
+  dK = reshape (sum (reshape (dK, m, dk, h / h_kv, h_kv, Bt), 3), m, h_kv * dk, Bt);
+  dV = reshape (sum (reshape (dV, m, dv, h / h_kv, h_kv, Bt), 3), m, h_kv * dv, Bt);
 
-  ## Q = Xq*W_Q, K = Xkv*W_K, V = Xkv*W_V
+  ## Q, K turned by position: their gradients turn back
+  base = field_or_empty (B, "rope_base");
+  if (! isempty (base))
+    dQ = rope_rows (dQ, base, dk, -1);
+    dK = rope_rows (dK, base, dk, -1);
+  endif
+  dQ = stack_rows (dQ);
+  dK = stack_rows (dK);
+  dV = stack_rows (dV);
+
+  ## Q = Xq*W_Q + b_Q, K = Xkv*W_K + b_K, V = Xkv*W_V + b_V
   G.W_Q = stack_rows (Xq)' * dQ;
   G.W_K = stack_rows (Xkv)' * dK;
   G.W_V = stack_rows (Xkv)' * dV;
+  bias_grad = {"b_Q", dQ; "b_K", dK; "b_V", dV; "b_O", stack_rows(dY)};
+  for i = 1:4
+    if (! isempty (field_or_empty (B, bias_grad{i,1})))
+      G.(bias_grad{i,1}) = sum (bias_grad{i,2}, 1);
+    endif
+  endfor
   dXq = dY + unstack_rows (dQ * B.W_Q', n);
   dXkv = unstack_rows (dK * B.W_K' + dV * B.W_V', m);
 

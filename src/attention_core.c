@@ -431,6 +431,89 @@ static attn_int max3(attn_int a, attn_int b, attn_int c)
     return x > c ? x : c;
 }
 
+/* ---- the block options: biases, K/V head groups, rotary positions ----- */
+
+/* h_kv, the K/V heads: query head j reads K/V head j / (h / h_kv). */
+static attn_int kv_heads_of(const attn_shape *s)
+{
+    return s->kv_heads > 0 ? s->kv_heads : s->heads;
+}
+
+/* Adds the row b (1 x cols) to rows first .. first+rows-1 of each item
+ * of Y (item k at Y + k*step, column stride ld); nothing when b is NULL. */
+static void add_bias(attn_int rows, attn_int cols, attn_int items,
+                     attn_int step, attn_int ld, attn_int first,
+                     const double *b, double *Y)
+{
+    if (b == NULL)
+        return;
+    for (attn_int k = 0; k < items; k++)
+        for (attn_int c = 0; c < cols; c++) {
+            double *y = Y + k * step + c * ld + first;
+            for (attn_int i = 0; i < rows; i++)
+                y[i] += b[c];
+        }
+}
+
+/* sums (1 x cols) = the column sums of P (rows x cols, ld rows), row
+ * after row; nothing when sums is NULL. */
+static void column_sums(attn_int rows, attn_int cols, const double *P,
+                        double *sums)
+{
+    if (sums == NULL)
+        return;
+    for (attn_int c = 0; c < cols; c++) {
+        double total = 0.0;
+        for (attn_int i = 0; i < rows; i++)
+            total += P[i + c * rows];
+        sums[c] = total;
+    }
+}
+
+/* Rotary positions, rotate-half layout: within a head of width dk (even)
+ * entry i < dk/2 pairs with entry i + dk/2, and the pair turns by the
+ * angle p * base^(-2i/dk), p the row's position:
+ *   [x_i, x_(i+dk/2)] -> [x_i cos - x_(i+dk/2) sin, x_(i+dk/2) cos + x_i sin].
+ * The table for positions pos0 .. pos0+rows-1:
+ *   cs  rows x dk/2 cosines, then rows x dk/2 sines  (rows*dk doubles) */
+static void rope_table(attn_int rows, attn_int pos0, attn_int dk, double base,
+                       double *cs)
+{
+    const attn_int half = dk / 2;
+    double *cosines = cs, *sines = cs + rows * half;
+    for (attn_int i = 0; i < half; i++) {
+        const double freq = pow(base, -2.0 * (double) i / (double) dk);
+        for (attn_int r = 0; r < rows; r++) {
+            const double angle = (double) (pos0 + r) * freq;
+            cosines[r + i * rows] = cos(angle);
+            sines[r + i * rows] = sin(angle);
+        }
+    }
+}
+
+/* Turns the first `rows` rows of each item of P (item k at P + k*step,
+ * column stride ld, heads*dk columns) by the table cs of rope_table:
+ * sign +1 turns forward, sign -1 back (the transpose: a gradient). */
+static void rope_turn(attn_int rows, attn_int heads, attn_int dk,
+                      attn_int items, attn_int step, attn_int ld,
+                      const double *cs, double sign, double *P)
+{
+    const attn_int half = dk / 2;
+    for (attn_int k = 0; k < items; k++)
+        for (attn_int j = 0; j < heads; j++)
+            for (attn_int i = 0; i < half; i++) {
+                double *x1 = P + k * step + (j * dk + i) * ld;
+                double *x2 = x1 + half * ld;
+                const double *c = cs + i * rows;
+                const double *sn = cs + (half + i) * rows;
+                for (attn_int r = 0; r < rows; r++) {
+                    const double a = x1[r], e = x2[r], sr = sign * sn[r];
+                    x1[r] = a * c[r] - e * sr;
+                    x2[r] = e * c[r] + a * sr;
+                }
+            }
+}
+
 size_t attn_block_forward_work(const attn_shape *s)
 {
     const size_t items = (size_t) batch_items(s);
@@ -439,6 +522,8 @@ size_t attn_block_forward_work(const attn_shape *s)
     const size_t kB = (size_t) (s->m - s->past) * items;  /* new key rows */
     const size_t rows = nB > kB ? nB : kB;
     size_t work = sdpa;
+    if (s->rope_base > 0)   /* the rotation table of the n new rows */
+        work += (size_t) s->n * (size_t) s->dk;
     if (items > 1)   /* stacked X_q, X_kv; delta */
         work += nB * (size_t) s->d + kB * (size_t) s->d_src
                 + nB * (size_t) s->d;
@@ -455,6 +540,8 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
     const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
     const attn_int dk = s->dk, dv = s->dv, h = s->heads, hk = h * dk;
     const attn_int hv = h * dv, items = batch_items(s);
+    const attn_int h_kv = kv_heads_of(s), group = h / h_kv;
+    const attn_int hkk = h_kv * dk, hkv = h_kv * dv;  /* K, V columns */
     const attn_int past = s->past, mk = m - past;   /* key rows of Xkv */
     const attn_int nB = n * items, mB = m * items;  /* stacked rows */
     const attn_int kB = mk * items;
@@ -488,28 +575,43 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
             X_kv = Xkv_s;
         }
     }
+    double *cs = NULL;
+    if (s->rope_base > 0) {
+        cs = next;                                  /* n x dk (cos, sin) */
+        next = cs + n * dk;
+    }
     double *sdpa_work = next;
 
-    /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V over every row at once (K
-     * and V after the past rows given) */
+    /* Q = X_q*W_Q + b_Q, K = X_kv*W_K + b_K, V = X_kv*W_V + b_V over
+     * every row at once (K and V after the past rows given) */
     rows_times(n, hk, d, items, X_q, w->W_Q, proj, t->Q);
-    rows_times_after(past, mk, hk, d_src, items, X_kv, w->W_K, proj, t->K);
-    rows_times_after(past, mk, hv, d_src, items, X_kv, w->W_V, proj, t->V);
-    if (!all_finite(nB, hk, t->Q, nB) || !all_finite(mB, hk, t->K, mB)
-        || !all_finite(mB, hv, t->V, mB))
+    rows_times_after(past, mk, hkk, d_src, items, X_kv, w->W_K, proj, t->K);
+    rows_times_after(past, mk, hkv, d_src, items, X_kv, w->W_V, proj, t->V);
+    add_bias(n, hk, items, n * hk, n, 0, w->b_Q, t->Q);
+    add_bias(mk, hkk, items, m * hkk, m, past, w->b_K, t->K);
+    add_bias(mk, hkv, items, m * hkv, m, past, w->b_V, t->V);
+    /* Q, K = rotated by position (self, masked: the key rows are the query
+     * rows, both at positions past .. past+n-1) */
+    if (cs != NULL) {
+        rope_table(n, past, dk, s->rope_base, cs);
+        rope_turn(n, h, dk, items, n * hk, n, cs, 1.0, t->Q);
+        rope_turn(n, h_kv, dk, items, m * hkk, m, cs, 1.0, t->K + past);
+    }
+    if (!all_finite(nB, hk, t->Q, nB) || !all_finite(mB, hkk, t->K, mB)
+        || !all_finite(mB, hkv, t->V, mB))
         status = ATTN_ERR_OVERFLOW;
 
-    /* message(:, head j) = sdpa(Q_j, K_j, V_j), item by item, into the
-     * stacked message (nB x hv) */
+    /* message(:, head j) = sdpa(Q_j, K_g, V_g), g = j / group the K/V
+     * head, item by item, into the stacked message (nB x hv) */
     double *message = stacked ? proj : t->message;
     for (attn_int b = 0; b < items; b++) {
         attn_mask mask = { s->causal, key_allow ? key_allow + b * m : NULL,
                            NULL };
         for (attn_int j = 0; j < h; j++) {
-            const attn_int page = b * h + j;
+            const attn_int page = b * h + j, g = j / group;
             if (attn_sdpa_forward(n, m, dk, dv, t->Q + b * n * hk + j * dk * n,
-                                  n, t->K + b * m * hk + j * dk * m, m,
-                                  t->V + b * m * hv + j * dv * m, m, &mask,
+                                  n, t->K + b * m * hkk + g * dk * m, m,
+                                  t->V + b * m * hkv + g * dv * m, m, &mask,
                                   t->scores + page * n * m,
                                   t->A + page * n * m,
                                   message + b * n + j * dv * nB, nB,
@@ -520,8 +622,10 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
     if (stacked)
         unstack_rows(n, hv, items, message, t->message);
 
-    /* delta = message * W_O;  out = X_q + delta (the residual stream) */
+    /* delta = message * W_O + b_O;  out = X_q + delta (the residual
+     * stream) */
     rows_times(n, d, hv, items, message, w->W_O, delta_s, t->delta);
+    add_bias(n, d, items, n * d, n, 0, w->b_O, t->delta);
     for (attn_int i = 0; i < nB * d; i++)
         t->out[i] = Xq[i] + t->delta[i];
     if (!all_finite(nB, d, t->out, nB))
@@ -537,9 +641,15 @@ size_t attn_block_backward_work(const attn_shape *s)
     const size_t d = (size_t) s->d, d_src = (size_t) s->d_src;
     const size_t hk = (size_t) (s->heads * s->dk);
     const size_t hv = (size_t) (s->heads * s->dv);
-    /* dmessage, dQ (nB rows); dK, dV (mB rows); one sdpa workspace; and
-     * with several items the stacked X_q, X_kv, dY (then dX_q), message */
-    return nB * hv + nB * hk + mB * hk + mB * hv
+    const size_t h_kv = (size_t) kv_heads_of(s);
+    const size_t m = (size_t) s->m, dk = (size_t) s->dk, dv = (size_t) s->dv;
+    /* dmessage, dQ (nB rows); dK, dV (mB rows); with K/V head groups one
+     * head's dK, dV; with rotary positions the table; one sdpa workspace;
+     * and with several items the stacked X_q, X_kv, dY (then dX_q),
+     * message */
+    return nB * hv + nB * hk + mB * h_kv * dk + mB * h_kv * dv
+           + (h_kv < (size_t) s->heads ? m * (dk + dv) : 0)
+           + (s->rope_base > 0 ? (size_t) s->n * dk : 0)
            + attn_sdpa_backward_work(s->n, s->m)
            + (items > 1 ? nB * d + mB * d_src + nB * d + nB * hv : 0);
 }
@@ -552,21 +662,42 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
     const attn_int n = s->n, m = s->m, d = s->d, d_src = s->d_src;
     const attn_int dk = s->dk, dv = s->dv, h = s->heads, hk = h * dk;
     const attn_int hv = h * dv, items = batch_items(s);
+    const attn_int h_kv = kv_heads_of(s), group = h / h_kv;
+    const attn_int hkk = h_kv * dk, hkv = h_kv * dv;  /* K, V columns */
     const int stacked = items > 1, self = g->dXkv == g->dXq;
     const attn_int nB = n * (stacked ? items : 1);  /* stacked rows */
     const attn_int mB = m * (stacked ? items : 1);
-    double *dmessage = work;              /* nB x hv */
-    double *dQ = dmessage + nB * hv;      /* nB x hk */
-    double *dK = dQ + nB * hk;            /* mB x hk */
-    double *dV = dK + mB * hk;            /* mB x hv */
-    double *sdpa_work = dV + mB * hv;
+    double *dmessage = work;              /* nB x hv  */
+    double *dQ = dmessage + nB * hv;      /* nB x hk  */
+    double *dK = dQ + nB * hk;            /* mB x hkk */
+    double *dV = dK + mB * hkk;           /* mB x hkv */
+    double *next = dV + mB * hkv;
+    double *dK_j = NULL, *dV_j = NULL, *cs = NULL;
+    if (group > 1) {
+        dK_j = next;                      /* m x dk: one query head's dK */
+        dV_j = dK_j + m * dk;             /* m x dv                      */
+        next = dV_j + m * dv;
+    }
+    if (s->rope_base > 0) {
+        cs = next;                        /* n x dk (cos, sin)           */
+        next = cs + n * dk;
+    }
+    double *sdpa_work = next;
     int status = ATTN_OK;
 
     if (items == 0) {  /* the weight gradients are sums of no terms */
         zero(d, hk, g->W_Q, d);
-        zero(d_src, hk, g->W_K, d_src);
-        zero(d_src, hv, g->W_V, d_src);
+        zero(d_src, hkk, g->W_K, d_src);
+        zero(d_src, hkv, g->W_V, d_src);
         zero(hv, d, g->W_O, hv);
+        if (g->b_Q)
+            zero(1, hk, g->b_Q, 1);
+        if (g->b_K)
+            zero(1, hkk, g->b_K, 1);
+        if (g->b_V)
+            zero(1, hkv, g->b_V, 1);
+        if (g->b_O)
+            zero(1, d, g->b_O, 1);
         return ATTN_OK;
     }
 
@@ -587,27 +718,52 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
         memcpy(dX_q, dY, (size_t) (n * d) * sizeof(double));
     /* dX_q holds dY until the residual path adds to it */
 
-    /* delta = message * W_O */
+    /* delta = message * W_O + b_O */
     gemm('T', 'N', hv, d, nB, 1.0, message, nB, dX_q, nB, 0.0, g->W_O, hv);
     gemm('N', 'T', nB, hv, d, 1.0, dX_q, nB, w->W_O, hv, 0.0, dmessage, nB);
+    column_sums(nB, d, dX_q, g->b_O);
 
-    /* message(:, head j) = sdpa(Q_j, K_j, V_j), item by item */
+    /* message(:, head j) = sdpa(Q_j, K_g, V_g), g = j / group, item by
+     * item; the first query head of a group writes dK_g, dV_g, the others
+     * add theirs (through dK_j, dV_j) */
     for (attn_int b = 0; b < items; b++)
         for (attn_int j = 0; j < h; j++) {
-            const attn_int page = b * h + j;
+            const attn_int page = b * h + j, gk = j / group;
+            const int first = j % group == 0;
+            double *dK_g = dK + b * m + gk * dk * mB;   /* m x dk, ld mB */
+            double *dV_g = dV + b * m + gk * dv * mB;   /* m x dv, ld mB */
             if (attn_sdpa_backward(n, m, dk, dv, dmessage + b * n + j * dv * nB,
                                    nB, t->Q + b * n * hk + j * dk * n, n,
-                                   t->K + b * m * hk + j * dk * m, m,
-                                   t->V + b * m * hv + j * dv * m, m,
+                                   t->K + b * m * hkk + gk * dk * m, m,
+                                   t->V + b * m * hkv + gk * dv * m, m,
                                    t->A + page * n * m, s->causal,
                                    dQ + b * n + j * dk * nB, nB,
-                                   dK + b * m + j * dk * mB, mB,
-                                   dV + b * m + j * dv * mB, mB,
+                                   first ? dK_g : dK_j, first ? mB : m,
+                                   first ? dV_g : dV_j, first ? mB : m,
                                    sdpa_work) != ATTN_OK)
                 status = ATTN_ERR_OVERFLOW;
+            if (!first)
+                for (attn_int c = 0; c < dk + dv; c++) {
+                    double *to = c < dk ? dK_g + c * mB : dV_g + (c - dk) * mB;
+                    const double *from = c < dk ? dK_j + c * m
+                                                : dV_j + (c - dk) * m;
+                    for (attn_int i = 0; i < m; i++)
+                        to[i] += from[i];
+                }
         }
 
-    /* Q = X_q*W_Q, K = X_kv*W_K, V = X_kv*W_V */
+    /* Q, K = rotated by position: dQ, dK turn back (positions 0 .. n-1;
+     * self, masked: m = n) */
+    if (cs != NULL) {
+        rope_table(n, 0, dk, s->rope_base, cs);
+        rope_turn(n, h, dk, items, n, nB, cs, -1.0, dQ);
+        rope_turn(n, h_kv, dk, items, m, mB, cs, -1.0, dK);
+    }
+    /* Q = X_q*W_Q + b_Q, K = X_kv*W_K + b_K, V = X_kv*W_V + b_V */
+    column_sums(nB, hk, dQ, g->b_Q);
+    column_sums(mB, hkk, dK, g->b_K);
+    column_sums(mB, hkv, dV, g->b_V);
+
     if (stacked) {
         stack_rows(n, d, items, Xq, Xq_s);
         X_q = Xq_s;
@@ -619,16 +775,17 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
         }
     }
     gemm('T', 'N', d, hk, nB, 1.0, X_q, nB, dQ, nB, 0.0, g->W_Q, d);
-    gemm('T', 'N', d_src, hk, mB, 1.0, X_kv, mB, dK, mB, 0.0, g->W_K, d_src);
-    gemm('T', 'N', d_src, hv, mB, 1.0, X_kv, mB, dV, mB, 0.0, g->W_V, d_src);
+    gemm('T', 'N', d_src, hkk, mB, 1.0, X_kv, mB, dK, mB, 0.0, g->W_K, d_src);
+    gemm('T', 'N', d_src, hkv, mB, 1.0, X_kv, mB, dV, mB, 0.0, g->W_V, d_src);
 
     /* out = X_q + delta: the residual passes dY straight through */
     gemm('N', 'T', nB, d, hk, 1.0, dQ, nB, w->W_Q, d, 1.0, dX_q, nB);
     /* the stacked X_kv is no longer read: it takes dX_kv */
     double *dX_kv = self ? dX_q : stacked ? Xkv_s : g->dXkv;
-    gemm('N', 'T', mB, d_src, hk, 1.0, dK, mB, w->W_K, d_src,
+    gemm('N', 'T', mB, d_src, hkk, 1.0, dK, mB, w->W_K, d_src,
          self ? 1.0 : 0.0, dX_kv, mB);
-    gemm('N', 'T', mB, d_src, hv, 1.0, dV, mB, w->W_V, d_src, 1.0, dX_kv, mB);
+    gemm('N', 'T', mB, d_src, hkv, 1.0, dV, mB, w->W_V, d_src, 1.0, dX_kv,
+         mB);
     if (stacked) {
         unstack_rows(n, d, items, dX_q, g->dXq);
         if (!self)
@@ -636,9 +793,15 @@ int attn_block_backward(const attn_shape *s, const attn_weights *w,
     }
     if (!all_finite(nB, d, dX_q, nB) || !all_finite(mB, d_src, dX_kv, mB))
         status = ATTN_ERR_OVERFLOW;
-    if (!all_finite(d, hk, g->W_Q, d) || !all_finite(d_src, hk, g->W_K, d_src)
-        || !all_finite(d_src, hv, g->W_V, d_src)
+    if (!all_finite(d, hk, g->W_Q, d)
+        || !all_finite(d_src, hkk, g->W_K, d_src)
+        || !all_finite(d_src, hkv, g->W_V, d_src)
         || !all_finite(hv, d, g->W_O, hv))
+        status = ATTN_ERR_OVERFLOW;
+    if ((g->b_Q && !all_finite(1, hk, g->b_Q, 1))
+        || (g->b_K && !all_finite(1, hkk, g->b_K, 1))
+        || (g->b_V && !all_finite(1, hkv, g->b_V, 1))
+        || (g->b_O && !all_finite(1, d, g->b_O, 1)))
         status = ATTN_ERR_OVERFLOW;
     return status;
 }

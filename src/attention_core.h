@@ -84,19 +84,28 @@ typedef struct {
     int causal;      /* masked decoder self-attention */
     attn_int past;   /* key/value rows given before Xkv's (a K/V cache);
                         0 in a whole pass */
+    attn_int kv_heads;  /* h_kv, the K/V heads (grouped-query attention;
+                           divides heads); 0: as many as heads */
+    double rope_base;   /* rotary positions of Q and K with this base
+                           (self, masked; dk even); 0: none */
 } attn_shape;
 
+/* h_kv = kv_heads (h when 0); each bias may be NULL (none) */
 typedef struct {
-    const double *W_Q;  /* d     x h*dk */
-    const double *W_K;  /* d_src x h*dk */
-    const double *W_V;  /* d_src x h*dv */
-    const double *W_O;  /* h*dv  x d    */
+    const double *W_Q;  /* d     x h*dk    */
+    const double *W_K;  /* d_src x h_kv*dk */
+    const double *W_V;  /* d_src x h_kv*dv */
+    const double *W_O;  /* h*dv  x d       */
+    const double *b_Q;  /* 1 x h*dk        */
+    const double *b_K;  /* 1 x h_kv*dk     */
+    const double *b_V;  /* 1 x h_kv*dv     */
+    const double *b_O;  /* 1 x d           */
 } attn_weights;
 
 typedef struct {
-    double *Q;        /* n x h*dk x batch    */
-    double *K;        /* m x h*dk x batch    */
-    double *V;        /* m x h*dv x batch    */
+    double *Q;        /* n x h*dk x batch    (rotated with rope_base) */
+    double *K;        /* m x h_kv*dk x batch (rotated with rope_base) */
+    double *V;        /* m x h_kv*dv x batch */
     double *scores;   /* n x m x h x batch   */
     double *A;        /* n x m x h x batch   */
     double *message;  /* n x h*dv x batch    */
@@ -108,12 +117,19 @@ typedef struct {
     double *W_Q, *W_K, *W_V, *W_O;  /* shapes of the weights, summed over batch */
     double *dXq;                    /* n x d x batch                            */
     double *dXkv;                   /* m x d_src x batch; may equal dXq (self)  */
+    double *b_Q, *b_K, *b_V, *b_O;  /* shapes of the biases, summed over
+                                       every row; NULL: not wanted          */
 } attn_grads;
 
 size_t attn_block_forward_work(const attn_shape *s);
 
 /* Xq n x d x batch (queries), Xkv (m - past) x d_src x batch (keys,
- * values; Xq for self-attention), key_allow m x batch or NULL.  With
+ * values; Xq for self-attention, and always with rope_base), key_allow
+ * m x batch or NULL.
+ * Q = Xq*W_Q + b_Q, K = Xkv*W_K + b_K, V = Xkv*W_V + b_V (a NULL bias
+ * adds nothing); with rope_base, Q and K are then rotated by position
+ * (query row i at past + i, key row r at r); query head j reads K/V head
+ * j / (h / h_kv); delta = message*W_O + b_O.  With
  * past > 0 the caller has put the keys and values of the rows before Xkv's
  * (a K/V cache) in the first past rows of each item of t->K and t->V, and
  * the new rows go after them (with causal, query i of n then reads keys
@@ -132,7 +148,9 @@ int attn_block_forward(const attn_shape *s, const attn_weights *w,
 size_t attn_block_backward_work(const attn_shape *s);
 
 /* dY n x d x batch = dL/d(out).  Reads Q, K, V, A and message of the
- * forward pass's trace.  Every weight gradient and input-gradient product
+ * forward pass's trace (a whole pass: past = 0).  The bias gradients
+ * wanted (non-NULL in g) are filled.  Every weight gradient and
+ * input-gradient product
  * is one product over all stacked rows of the batch.
  * When g->dXkv == g->dXq the two input gradients are summed (self).
  * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when a gradient is not finite. */

@@ -39,31 +39,34 @@ static void same_heads(const mxArray *T, attn_int heads)
 }
 
 /* The first row of the first batch item of the trace field P (rows x cols,
- * ld rows) equals that row of X (rows x width) times W (width x cols), up
- * to rounding: a cheap sign that the trace came from these weights.  The
- * row is gathered first so that every product reads memory in order. */
+ * ld rows) equals that row of X (rows x width) times W (width x cols) plus
+ * the bias b (1 x cols, or NULL), up to rounding: a cheap sign that the
+ * trace came from these weights (rotary positions leave the first row,
+ * position 0, as it is).  The row is gathered first so that every product
+ * reads memory in order. */
 static void same_product(const double *X, attn_int rows, attn_int width,
-                         const double *W, attn_int cols, const double *P,
-                         const char *p_name, const char *x_name,
-                         const char *w_name)
+                         const double *W, const double *b, attn_int cols,
+                         const double *P, const char *p_name,
+                         const char *x_name, const char *w_name)
 {
     double *x = mxMalloc((size_t) (width > 0 ? width : 1) * sizeof(double));
     for (attn_int k = 0; k < width; k++)
         x[k] = X[k * rows];
     for (attn_int c = 0; c < cols; c++) {
         const double *w = W + c * width;
-        double sum = 0.0, size = 0.0;
+        double sum = b ? b[c] : 0.0, size = fabs(sum);
         for (attn_int k = 0; k < width; k++) {
             sum += x[k] * w[k];
             size += fabs(x[k] * w[k]);
         }
         if (fabs(P[c * rows] - sum) > 1e-10 * size)
             mexErrMsgIdAndTxt("attention:trace",
-                              "%s(1,%ld,1) is %.6g but %s(1,:,1)*%s(:,%ld) "
+                              "%s(1,%ld,1) is %.6g but %s(1,:,1)*%s(:,%ld)%s "
                               "is %.6g: T must be the trace of the forward "
                               "pass with this block B (the same weights)",
                               p_name, (long) c + 1, P[c * rows], x_name,
-                              w_name, (long) c + 1, sum);
+                              w_name, (long) c + 1, b ? " + bias" : "",
+                              sum);
     }
     mxFree(x);
 }
@@ -106,7 +109,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     attn_weights w;
     const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "T.E" : "T.X",
                                                        &dkv };
-    gw_block(prhs[2], &q_rows, &kv_rows, &w, &s);
+    gw_block(prhs[2], &q_rows, &kv_rows, cross, &w, &s);
     same_heads(T, s.heads);
     s.n = dq.dim[0];
     s.m = dkv.dim[0];
@@ -117,9 +120,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gw_fits_blas("m", s.m);
     const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
     const attn_int hk = h * s.dk, hv = h * s.dv;
+    const attn_int hk_kv = s.kv_heads * s.dk, hv_kv = s.kv_heads * s.dv;
 
-    const attn_int q_dims[3] = { n, hk, Bt }, k_dims[3] = { m, hk, Bt };
-    const attn_int v_dims[3] = { m, hv, Bt }, w_dims[4] = { n, m, h, Bt };
+    const attn_int q_dims[3] = { n, hk, Bt }, k_dims[3] = { m, hk_kv, Bt };
+    const attn_int v_dims[3] = { m, hv_kv, Bt }, w_dims[4] = { n, m, h, Bt };
     const attn_int msg_dims[3] = { n, hv, Bt };
     attn_trace t = { 0 };
     t.Q = (double *) trace_field(T, "Q", 3, q_dims);
@@ -128,47 +132,71 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     t.A = (double *) trace_field(T, "A", 4, w_dims);
     t.message = (double *) trace_field(T, "message", 3, msg_dims);
     if (n > 0 && Bt > 0)
-        same_product(Xq, n, s.d, w.W_Q, hk, t.Q, "T.Q", q_name, "B.W_Q");
+        same_product(Xq, n, s.d, w.W_Q, w.b_Q, hk, t.Q, "T.Q", q_name,
+                     "B.W_Q");
     if (m > 0 && Bt > 0) {
         const char *kv_name = cross ? "T.E" : "T.X";
-        same_product(Xkv, m, s.d_src, w.W_K, hk, t.K, "T.K", kv_name, "B.W_K");
-        same_product(Xkv, m, s.d_src, w.W_V, hv, t.V, "T.V", kv_name, "B.W_V");
+        same_product(Xkv, m, s.d_src, w.W_K, w.b_K, hk_kv, t.K, "T.K",
+                     kv_name, "B.W_K");
+        same_product(Xkv, m, s.d_src, w.W_V, w.b_V, hv_kv, t.V, "T.V",
+                     kv_name, "B.W_V");
     }
     const mxArray *delta = mxGetField(T, 0, "delta");
     if (delta != NULL && n > 0 && Bt > 0) {
         const attn_int d_dims[3] = { n, s.d, Bt };
-        same_product(t.message, n, hv, w.W_O, s.d,
+        same_product(t.message, n, hv, w.W_O, w.b_O, s.d,
                      trace_field(T, "delta", 3, d_dims), "T.delta",
                      "T.message", "B.W_O");
     }
 
     gw_fits_memory((double) n * s.d * Bt + (double) m * s.d_src * Bt
                    + (double) attn_block_backward_work(&s));
-    const attn_int wq[2] = { s.d, hk }, wk[2] = { s.d_src, hk };
-    const attn_int wv[2] = { s.d_src, hv }, wo[2] = { hv, s.d };
+    const attn_int wq[2] = { s.d, hk }, wk[2] = { s.d_src, hk_kv };
+    const attn_int wv[2] = { s.d_src, hv_kv }, wo[2] = { hv, s.d };
     const attn_int xq[3] = { n, s.d, Bt }, xkv[3] = { m, s.d_src, Bt };
     mxArray *gW_Q = gw_new_double(2, wq), *gW_K = gw_new_double(2, wk);
     mxArray *gW_V = gw_new_double(2, wv), *gW_O = gw_new_double(2, wo);
     mxArray *dX_q = gw_new_double(3, xq);
     mxArray *dX_kv = cross ? gw_new_double(3, xkv) : dX_q;
+    /* the gradients of the biases B has: 1 x the columns of wq, wk, wv,
+     * and 1 x d */
+    const attn_int bias_cols[4] = { hk, hk_kv, hv_kv, s.d };
+    const double *bias[4] = { w.b_Q, w.b_K, w.b_V, w.b_O };
+    mxArray *gb[4];
+    double *gbp[4];
+    for (int k = 0; k < 4; k++) {
+        const attn_int dims[2] = { 1, bias_cols[k] };
+        gb[k] = bias[k] ? gw_new_double(2, dims) : NULL;
+        gbp[k] = bias[k] ? mxGetDoubles(gb[k]) : NULL;
+    }
     attn_grads g = { mxGetDoubles(gW_Q), mxGetDoubles(gW_K),
                      mxGetDoubles(gW_V), mxGetDoubles(gW_O),
-                     mxGetDoubles(dX_q), mxGetDoubles(dX_kv) };
+                     mxGetDoubles(dX_q), mxGetDoubles(dX_kv),
+                     gbp[0], gbp[1], gbp[2], gbp[3] };
 
     double *work = gw_workspace(attn_block_backward_work(&s));
     const int status = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, work);
     mxFree(work);
     gw_status(status);
 
-    static const char *self_fields[] = { "W_Q", "W_K", "W_V", "W_O", "dX" };
-    static const char *cross_fields[] = { "W_Q", "W_K", "W_V", "W_O", "dD",
-                                          "dE" };
-    mxArray *G = mxCreateStructMatrix(1, 1, cross ? 6 : 5,
-                                      cross ? cross_fields : self_fields);
+    /* W_Q, W_K, W_V, W_O, the biases B has, then dX (or dD, dE) */
+    static const char *bias_names[4] = { "b_Q", "b_K", "b_V", "b_O" };
+    const char *fields[10] = { "W_Q", "W_K", "W_V", "W_O" };
+    int nf = 4;
+    for (int k = 0; k < 4; k++)
+        if (gb[k] != NULL)
+            fields[nf++] = bias_names[k];
+    fields[nf++] = cross ? "dD" : "dX";
+    if (cross)
+        fields[nf++] = "dE";
+    mxArray *G = mxCreateStructMatrix(1, 1, nf, fields);
     mxSetField(G, 0, "W_Q", gW_Q);
     mxSetField(G, 0, "W_K", gW_K);
     mxSetField(G, 0, "W_V", gW_V);
     mxSetField(G, 0, "W_O", gW_O);
+    for (int k = 0; k < 4; k++)
+        if (gb[k] != NULL)
+            mxSetField(G, 0, bias_names[k], gb[k]);
     mxSetField(G, 0, cross ? "dD" : "dX", dX_q);
     if (cross)
         mxSetField(G, 0, "dE", dX_kv);

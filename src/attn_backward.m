@@ -26,11 +26,21 @@
 ## X_q are the query rows (@code{T.X}, or @code{T.D} for cross-attention)
 ## and X_kv the key/value rows (@code{T.X}, or @code{T.E}).
 ##
+## The optional fields of @var{B} (see @code{attn_self}) add their steps:
+## with biases, @code{G.b_O = sum (dY)} over every row of the batch, and
+## @code{G.b_Q}, @code{G.b_K}, @code{G.b_V} the sums of the rows of dQ,
+## dK, dV; with @code{kv_heads}, the dK and dV of a K/V head are the sums
+## over the query heads that read it; with @code{rope_base}, dQ and dK are
+## turned back (by minus each row's angle) before the products with X.
+##
 ## @var{G} is a struct:
 ##
 ## @table @code
 ## @item W_Q, W_K, W_V, W_O
 ## dL/dW, the shapes of the fields of @var{B}, summed over the batch.
+## @item b_Q, b_K, b_V, b_O
+## (those @var{B} has) dL/db, 1×the columns of the weight, summed over
+## every row of the batch.
 ## @item dX
 ## (@code{attn_self}, @code{attn_masked}) n×d×Bt: dL/dX = dX_q + dX_kv,
 ## through the queries, keys, values and the residual path (so @code{dY}
@@ -50,10 +60,11 @@
 ## of @var{T} or @var{B} missing, or @code{T.kind} not @qcode{"self"},
 ## @qcode{"masked"} or @qcode{"cross"}); @code{attention:size} (@var{dY}, a
 ## trace field or a weight whose shape disagrees with the forward pass);
-## @code{attention:heads}; @code{attention:trace} (@var{T} not made with
+## @code{attention:heads}; @code{attention:rope} (@code{rope_base} with a
+## cross trace, or a bad @code{rope_base}); @code{attention:trace} (@var{T} not made with
 ## this @var{B}: @code{T.heads} differs from @code{B.heads}, or the first
 ## row of @code{T.Q}, @code{T.K}, @code{T.V} or @code{T.delta} differs from
-## that row of the product it holds, e.g.@: @code{T.X*B.W_Q}, beyond
+## that row of the product it holds, e.g.@: @code{T.X*B.W_Q + B.b_Q}, beyond
 ## rounding); @code{attention:nonfinite};
 ## @code{attention:overflow} (a gradient beyond the double range);
 ## @code{attention:toolarge}.
@@ -131,3 +142,20 @@
 
 %!error <T.heads = 2 but B.heads = 1> [~, T] = attn_self (eye (2), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 2)); attn_backward (eye (2), T, struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))
 %!error <T must be the trace of the forward pass with this block B> [~, T] = attn_self (eye (2), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1)); attn_backward (eye (2), T, struct ("W_Q", 2 * eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1))
+
+%!test
+%! ## bias gradients: G.b_O is the sum of dY's rows, G.b_V the sum of dV's
+%! ## (V = X*W_V + b_V: G.W_V = X'*dV); fields in the order W, b, dX
+%! X = randn (3, 2, 2);  dY = randn (3, 2, 2);
+%! B = struct ("W_Q", randn (2, 2), "W_K", randn (2, 2), "W_V", randn (2, 2),
+%!             "W_O", randn (2, 2), "heads", 1, "b_V", randn (1, 2),
+%!             "b_O", randn (1, 2));
+%! [~, T] = attn_self (X, B);
+%! G = attn_backward (dY, T, B);
+%! assert (fieldnames (G)', {"W_Q", "W_K", "W_V", "W_O", "b_V", "b_O", "dX"});
+%! assert (G.b_O, sum (sum (dY, 3), 1), 1e-14);
+%! ## X's second column is all ones, so G.W_V(2,:) = ones'*dV = G.b_V
+%! X(:,2,:) = 1;
+%! [~, T] = attn_self (X, B);
+%! G = attn_backward (dY, T, B);
+%! assert (G.b_V, G.W_V(2,:), 1e-13);

@@ -32,9 +32,17 @@
 ## @item @var{E}
 ## m×d_src×Bt: m encoded source tokens of width d_src (may differ from d).
 ## @item @var{B}
-## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d_src×h·dk),
-## @code{W_V} (d_src×h·dv), @code{W_O} (h·dv×d) and @code{heads} (h,
-## dividing the columns of @code{W_Q} and @code{W_V}).
+## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d_src×h_kv·dk),
+## @code{W_V} (d_src×h_kv·dv), @code{W_O} (h·dv×d) and @code{heads} (h,
+## dividing the columns of @code{W_Q}).
+## Optional fields (absent or @code{[]}: off): the biases @code{b_Q}
+## (1×h·dk), @code{b_K} (1×h_kv·dk), @code{b_V} (1×h_kv·dv) and @code{b_O}
+## (1×d), added to Q, K, V and delta (@code{Q = D*W_Q + b_Q}, @dots{});
+## @code{kv_heads} (h_kv, dividing h; without it h_kv = h), grouped-query
+## attention: query head j reads K/V head ceil (j/(h/h_kv)).  A cross
+## block has no rotary positions (@code{rope_base} is an
+## @code{attention:rope} error): the source rows are not positions of the
+## decoder's sequence.
 ## @item @var{key_allow}
 ## logical m×Bt: @code{true} marks a real source token, @code{false}
 ## padding.  Omitted or @code{[]}: every source token is real.
@@ -43,7 +51,8 @@
 ## @end table
 ##
 ## A decoder row whose source is all padding gets weights 0 and message 0,
-## so its row of @var{Y} equals its row of @var{D}; never NaN.
+## so its row of @var{Y} equals its row of @var{D} (plus @code{b_O}); never
+## NaN.
 ##
 ## The trace @var{T} holds every matrix of the pass:
 ##
@@ -54,21 +63,21 @@
 ## @item @code{D} @tab n×d×Bt @tab the decoder rows
 ## @item @code{E} @tab m×d_src×Bt @tab the encoded source
 ## @item @code{key_allow} @tab m×Bt or [] @tab the key mask given
-## @item @code{Q} @tab n×h·dk×Bt @tab @code{D*W_Q}
-## @item @code{K} @tab m×h·dk×Bt @tab @code{E*W_K}
-## @item @code{V} @tab m×h·dv×Bt @tab @code{E*W_V}
+## @item @code{Q} @tab n×h·dk×Bt @tab @code{D*W_Q + b_Q}
+## @item @code{K} @tab m×h_kv·dk×Bt @tab @code{E*W_K + b_K}
+## @item @code{V} @tab m×h_kv·dv×Bt @tab @code{E*W_V + b_V}
 ## @item @code{scores} @tab n×m×h×Bt @tab @code{Q_j*K_j'/sqrt(dk)},
 ## @code{-Inf} where not allowed
 ## @item @code{A} @tab n×m×h×Bt @tab row softmax of the scores (the
 ## weights α): row i shows where decoder row i looked
 ## @item @code{message} @tab n×h·dv×Bt @tab the heads' @code{A_j*V_j} side
 ## by side (m_i)
-## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O} (Δe_i)
+## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O + b_O} (Δe_i)
 ## @item @code{out} @tab n×d×Bt @tab @code{D + delta}, equal to @var{Y}
 ## @end multitable
 ##
 ## @var{cache} (after @var{mode}; @code{[]} for none) holds keys and values
-## already computed: a struct with @code{K} (t×h·dk×Bt) and @code{V}
+## already computed: a struct with @code{K} (t×h_kv·dk×Bt) and @code{V}
 ## (t×h·dv×Bt), e.g.@: the trace @var{T} of an earlier call.  The rows of
 ## @var{E} (m×d_src×Bt, m may be 0) add their keys and values after them,
 ## @var{key_allow} (if given) is (t+m)×Bt.  A decoder computes the keys and
@@ -97,7 +106,9 @@
 ## weight whose shape disagrees, or @w{dk = 0}; when the rows of @var{D} or
 ## @var{E} match the rows of the weight they meet, the message says that
 ## tokens are rows and the input looks transposed); @code{attention:heads}
-## (@code{heads} not a positive integer or not dividing h·dk and h·dv);
+## (@code{heads} or @code{kv_heads} not a positive integer, @code{heads}
+## not dividing h·dk, @code{kv_heads} not dividing @code{heads} or h_kv·dv);
+## @code{attention:rope} (@var{B} has a @code{rope_base});
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
 ## @code{attention:overflow} (a score or a result beyond the double range:
@@ -178,3 +189,16 @@
 %! assert (T2.K, T.K, 1e-15);
 
 %!error <cache.V must be> attn_cross (1, 1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", struct ("K", 1, "V", ones (2, 1)))
+
+%!test
+%! ## biases and kv_heads: K and V have h_kv·dk and h_kv·dv columns, and
+%! ## delta = message*W_O + b_O
+%! D = randn (2, 3);  E = randn (5, 4);
+%! B = struct ("W_Q", randn (3, 4), "W_K", randn (4, 2), "W_V", randn (4, 1),
+%!             "W_O", randn (2, 3), "heads", 2, "kv_heads", 1,
+%!             "b_K", randn (1, 2), "b_O", randn (1, 3));
+%! [Y, T] = attn_cross (D, E, B);
+%! assert (T.K, E * B.W_K + B.b_K, 1e-14);
+%! assert (size (T.V), [5 1]);
+%! assert (T.delta, T.message * B.W_O + B.b_O, 1e-14);
+%!error <for self and masked blocks> attn_cross (1, 1, struct ("W_Q", [1 1], "W_K", [1 1], "W_V", 1, "W_O", 1, "heads", 1, "rope_base", 100))

@@ -30,9 +30,16 @@
 ## @item @var{X}
 ## n×d×Bt: Bt target sequences of n tokens of width d.
 ## @item @var{B}
-## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d×h·dk),
-## @code{W_V} (d×h·dv), @code{W_O} (h·dv×d) and @code{heads} (h, dividing
-## the columns of @code{W_Q} and @code{W_V}).
+## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d×h_kv·dk),
+## @code{W_V} (d×h_kv·dv), @code{W_O} (h·dv×d) and @code{heads} (h,
+## dividing the columns of @code{W_Q}).
+## Optional fields (absent or @code{[]}: off): the biases @code{b_Q}
+## (1×h·dk), @code{b_K} (1×h_kv·dk), @code{b_V} (1×h_kv·dv) and @code{b_O}
+## (1×d), added to Q, K, V and delta (@code{Q = X*W_Q + b_Q}, @dots{});
+## @code{kv_heads} (h_kv, dividing h; without it h_kv = h), grouped-query
+## attention: query head j reads K/V head ceil (j/(h/h_kv));
+## @code{rope_base} (a scalar > 0, e.g.@: 10000, with dk even), rotary
+## positions (below).
 ## @item @var{key_allow}
 ## logical n×Bt: @code{true} marks a real token, @code{false} padding; it
 ## combines with the causal mask (both must allow a pair).  Omitted or
@@ -43,7 +50,17 @@
 ##
 ## A query with no allowed key (e.g.@: a padding token in first position)
 ## gets weights 0 and message 0, so its row of @var{Y} equals its row of
-## @var{X}; never NaN.
+## @var{X} (plus @code{b_O}); never NaN.
+##
+## With @code{rope_base}, Q and K are turned by position after the biases
+## (the rotate-half layout of Llama): in each head, entry i (0-based,
+## i < dk/2) of the row at position p (0-based) pairs with entry i + dk/2
+## and the pair turns by the angle p·rope_base^(-2i/dk):
+## [x_i, x_(i+dk/2)] becomes [x_i·cos - x_(i+dk/2)·sin, x_(i+dk/2)·cos +
+## x_i·sin].  A score then depends on the two rows and their distance.
+## @code{T.Q} and @code{T.K} hold the turned rows.  With @var{cache} (t
+## rows), row i of @var{X} is at position t+i-1, and the cache holds
+## turned keys.
 ##
 ## The trace @var{T} holds every matrix of the pass:
 ##
@@ -53,22 +70,24 @@
 ## @item @code{heads} @tab scalar @tab h
 ## @item @code{X} @tab n×d×Bt @tab the input rows
 ## @item @code{key_allow} @tab n×Bt or [] @tab the key mask given
-## @item @code{Q} @tab n×h·dk×Bt @tab @code{X*W_Q}
-## @item @code{K} @tab n×h·dk×Bt @tab @code{X*W_K}
-## @item @code{V} @tab n×h·dv×Bt @tab @code{X*W_V}
+## @item @code{Q} @tab n×h·dk×Bt @tab @code{X*W_Q + b_Q}, turned with
+## @code{rope_base}
+## @item @code{K} @tab n×h_kv·dk×Bt @tab @code{X*W_K + b_K}, turned with
+## @code{rope_base}
+## @item @code{V} @tab n×h_kv·dv×Bt @tab @code{X*W_V + b_V}
 ## @item @code{scores} @tab n×n×h×Bt @tab @code{Q_j*K_j'/sqrt(dk)},
 ## @code{-Inf} above the diagonal and where not allowed
 ## @item @code{A} @tab n×n×h×Bt @tab row softmax of the scores (the
 ## weights α), lower triangular
 ## @item @code{message} @tab n×h·dv×Bt @tab the heads' @code{A_j*V_j} side
 ## by side (m_i)
-## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O} (Δe_i)
+## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O + b_O} (Δe_i)
 ## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
 ## @end multitable
 ##
 ## @var{cache} (after @var{mode}; @code{[]} for none) makes the call one
 ## step of a decoder that writes a row at a time: a struct with @code{K}
-## (t×h·dk×Bt) and @code{V} (t×h·dv×Bt), the keys and values of t earlier
+## (t×h_kv·dk×Bt) and @code{V} (t×h_kv·dv×Bt), the keys and values of t earlier
 ## rows (the trace @var{T} of the call before will do).  @var{X} then holds
 ## the rows t+1 @dots{} t+n: their keys and values are appended to the
 ## cache (@code{T.K}, @code{T.V} are (t+n)×@dots{}), row i reads keys
@@ -95,8 +114,10 @@
 ## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
 ## other weights, or @w{dk = 0}; when the rows of @var{X} match the rows of
 ## @code{W_Q}, the message says that tokens are rows and @var{X} looks
-## transposed); @code{attention:heads} (@code{heads} not a
-## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
+## transposed); @code{attention:heads} (@code{heads} or @code{kv_heads} not
+## a positive integer, @code{heads} not dividing h·dk, @code{kv_heads} not
+## dividing @code{heads} or h_kv·dv); @code{attention:rope}
+## (@code{rope_base} not a finite scalar > 0, or dk odd); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the double range: Inf or NaN from finite inputs);
@@ -183,3 +204,17 @@
 
 %!error id=attention:type attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", 3)
 %!error <cache.K must be> attn_masked (1, struct ("W_Q", 1, "W_K", 1, "W_V", 1, "W_O", 1, "heads", 1), [], "lean", struct ("K", ones (1, 2), "V", 1))
+
+%!test
+%! ## rope_base: row 2 of Q and K (position 1) turned by the angles 1 and
+%! ## rope_base^(-1/2) (dk = 4); row 1 (position 0) as it is
+%! X = randn (2, 4);
+%! B = struct ("W_Q", eye (4), "W_K", eye (4), "W_V", eye (4), "W_O", eye (4),
+%!             "heads", 1, "rope_base", 100);
+%! [~, T] = attn_masked (X, B);
+%! a = [1, 0.1];
+%! turned = [X(2,1:2) .* cos(a) - X(2,3:4) .* sin(a), ...
+%!           X(2,3:4) .* cos(a) + X(2,1:2) .* sin(a)];
+%! assert (T.Q, [X(1,:); turned], 1e-14);
+%! assert (T.K, T.Q);
+%!error id=attention:rope attn_masked (eye (3), struct ("W_Q", eye (3), "W_K", eye (3), "W_V", eye (3), "W_O", eye (3), "heads", 1, "rope_base", 100))

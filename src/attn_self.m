@@ -28,10 +28,16 @@
 ## @item @var{X}
 ## n×d×Bt: Bt sequences of n tokens of width d.
 ## @item @var{B}
-## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d×h·dk),
-## @code{W_V} (d×h·dv), @code{W_O} (h·dv×d) and @code{heads} (h, dividing
-## the columns of @code{W_Q} and @code{W_V}).  dk, dv and d are
-## independent.
+## struct with fields @code{W_Q} (d×h·dk), @code{W_K} (d×h_kv·dk),
+## @code{W_V} (d×h_kv·dv), @code{W_O} (h·dv×d) and @code{heads} (h,
+## dividing the columns of @code{W_Q}); dk, dv and d are independent.
+## Optional fields (absent or @code{[]}: off): the biases @code{b_Q}
+## (1×h·dk), @code{b_K} (1×h_kv·dk), @code{b_V} (1×h_kv·dv) and @code{b_O}
+## (1×d), added to Q, K, V and delta (@code{Q = X*W_Q + b_Q}, @dots{});
+## @code{kv_heads} (h_kv, dividing h; without it h_kv = h), grouped-query
+## attention: query head j reads K/V head ceil (j/(h/h_kv));
+## @code{rope_base} (a scalar > 0, e.g.@: 10000, with dk even), rotary
+## positions (below).
 ## @item @var{key_allow}
 ## logical n×Bt: @code{true} marks a real token, @code{false} padding that
 ## no query may read.  Omitted or @code{[]}: every token is real.
@@ -40,7 +46,15 @@
 ## @end table
 ##
 ## A query whose keys are all padding gets weights 0 and message 0, so its
-## row of @var{Y} equals its row of @var{X}; never NaN.
+## row of @var{Y} equals its row of @var{X} (plus @code{b_O}); never NaN.
+##
+## With @code{rope_base}, Q and K are turned by position after the biases
+## (the rotate-half layout of Llama): in each head, entry i (0-based,
+## i < dk/2) of the row at position p (0-based) pairs with entry i + dk/2
+## and the pair turns by the angle p·rope_base^(-2i/dk):
+## [x_i, x_(i+dk/2)] becomes [x_i·cos - x_(i+dk/2)·sin, x_(i+dk/2)·cos +
+## x_i·sin].  A score then depends on the two rows and their distance.
+## @code{T.Q} and @code{T.K} hold the turned rows.
 ##
 ## The trace @var{T} holds every matrix of the pass, named as in the course:
 ##
@@ -50,16 +64,18 @@
 ## @item @code{heads} @tab scalar @tab h
 ## @item @code{X} @tab n×d×Bt @tab the input rows
 ## @item @code{key_allow} @tab n×Bt or [] @tab the key mask given
-## @item @code{Q} @tab n×h·dk×Bt @tab @code{X*W_Q}
-## @item @code{K} @tab n×h·dk×Bt @tab @code{X*W_K}
-## @item @code{V} @tab n×h·dv×Bt @tab @code{X*W_V}
+## @item @code{Q} @tab n×h·dk×Bt @tab @code{X*W_Q + b_Q}, turned with
+## @code{rope_base}
+## @item @code{K} @tab n×h_kv·dk×Bt @tab @code{X*W_K + b_K}, turned with
+## @code{rope_base}
+## @item @code{V} @tab n×h_kv·dv×Bt @tab @code{X*W_V + b_V}
 ## @item @code{scores} @tab n×n×h×Bt @tab @code{Q_j*K_j'/sqrt(dk)},
 ## @code{-Inf} where not allowed
 ## @item @code{A} @tab n×n×h×Bt @tab row softmax of the scores (the
 ## weights α)
 ## @item @code{message} @tab n×h·dv×Bt @tab the heads' @code{A_j*V_j} side
 ## by side (m_i)
-## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O} (Δe_i)
+## @item @code{delta} @tab n×d×Bt @tab @code{message*W_O + b_O} (Δe_i)
 ## @item @code{out} @tab n×d×Bt @tab @code{X + delta}, equal to @var{Y}
 ## @end multitable
 ##
@@ -82,8 +98,10 @@
 ## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
 ## other weights, or @w{dk = 0}; when the rows of @var{X} match the rows of
 ## @code{W_Q}, the message says that tokens are rows and @var{X} looks
-## transposed); @code{attention:heads} (@code{heads} not a
-## positive integer or not dividing h·dk and h·dv); @code{attention:mask}
+## transposed); @code{attention:heads} (@code{heads} or @code{kv_heads} not
+## a positive integer, @code{heads} not dividing h·dk, @code{kv_heads} not
+## dividing @code{heads} or h_kv·dv); @code{attention:rope}
+## (@code{rope_base} not a finite scalar > 0, or dk odd); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the double range: Inf or NaN from finite inputs);
@@ -199,3 +217,18 @@
 %! assert (F, T);
 
 %!error id=attention:option attn_self (eye (2), struct ("W_Q", eye (2), "W_K", eye (2), "W_V", eye (2), "W_O", eye (2), "heads", 1), [], "slim")
+
+%!test
+%! ## kv_heads = 1: both query heads read the one K/V head, the same as two
+%! ## heads with the K/V columns repeated; b_Q and b_V shift Q and V
+%! X = randn (4, 3, 2);
+%! B = struct ("W_Q", randn (3, 4), "W_K", randn (3, 2), "W_V", randn (3, 3),
+%!             "W_O", randn (6, 3), "heads", 2, "kv_heads", 1,
+%!             "b_Q", randn (1, 4), "b_V", randn (1, 3));
+%! [Y, T] = attn_self (X, B);
+%! B2 = setfield (setfield (B, "W_K", B.W_K(:,[1 2 1 2])), "W_V", B.W_V(:,[1:3 1:3]));
+%! B2 = setfield (setfield (rmfield (B2, "kv_heads"), "b_V", B.b_V([1:3 1:3])), "b_Q", B.b_Q);
+%! assert (Y, attn_self (X, B2), 1e-13);
+%! assert (size (T.K), [4 2 2]);
+%! assert (T.Q(:,:,2), X(:,:,2) * B.W_Q + B.b_Q, 1e-14);
+%! assert (T.V(:,:,1), X(:,:,1) * B.W_V + B.b_V, 1e-14);

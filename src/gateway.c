@@ -434,8 +434,86 @@ static void tokens_are_rows(const gw_rows *x, const char *w_name,
     }
 }
 
+/* [] (double or logical) stands for "none" in the optional arguments */
+static int given(const mxArray *a)
+{
+    return a != NULL && !(mxIsEmpty(a) && (mxIsDouble(a) || mxIsLogical(a)));
+}
+
+/* A count of B (heads, kv_heads): a positive integer scalar, or an
+ * attention:heads error. */
+static attn_int head_count(const mxArray *a, const char *name)
+{
+    char got[160];
+    const double h = mxIsNumeric(a) && !mxIsComplex(a) && !mxIsSparse(a)
+                     && mxGetNumberOfElements(a) == 1 ? mxGetScalar(a) : 0.0;
+    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h))) {
+        if (mxIsDouble(a) && !mxIsComplex(a) && !mxIsSparse(a)
+            && mxGetNumberOfElements(a) == 1)
+            snprintf(got, sizeof got, "%.15g", mxGetScalar(a));
+        else
+            describe(a, got, sizeof got);
+        mexErrMsgIdAndTxt("attention:heads",
+                          "%s must be a positive integer scalar; got %s",
+                          name, got);
+    }
+    return (attn_int) h;
+}
+
+/* An optional bias of B: NULL when the field is absent or [], else a
+ * finite 1 x cols row. */
+static const double *block_bias(const mxArray *B, const char *field,
+                                attn_int cols, const char *what)
+{
+    const mxArray *f = mxGetField(B, 0, field);
+    if (!given(f))
+        return NULL;
+    char name[16];
+    gw_dims got;
+    snprintf(name, sizeof name, "B.%s", field);
+    const double *p = gw_double(f, name, 2, &got);
+    expect_2d(name, &got, 1, cols, what);
+    return p;
+}
+
+/* B.rope_base: 0 when absent or [], else a finite scalar > 0 on a self
+ * or masked block whose dk is even (attention:rope otherwise). */
+static double rope_base(const mxArray *B, int cross, attn_int dk)
+{
+    const mxArray *f = mxGetField(B, 0, "rope_base");
+    if (!given(f))
+        return 0.0;
+    char got[160];
+    const double base = mxIsDouble(f) && !mxIsComplex(f) && !mxIsSparse(f)
+                        && mxGetNumberOfElements(f) == 1 ? mxGetScalar(f)
+                                                         : 0.0;
+    if (!(base > 0 && isfinite(base))) {
+        if (mxIsDouble(f) && !mxIsComplex(f) && !mxIsSparse(f)
+            && mxGetNumberOfElements(f) == 1)
+            snprintf(got, sizeof got, "%.15g", base);
+        else
+            describe(f, got, sizeof got);
+        mexErrMsgIdAndTxt("attention:rope",
+                          "B.rope_base must be a finite double scalar > 0 "
+                          "(e.g. 10000), or [] for no rotary positions; "
+                          "got %s", got);
+    }
+    if (cross)
+        mexErrMsgIdAndTxt("attention:rope",
+                          "B.rope_base is for self and masked blocks: a "
+                          "cross block's keys are source rows, not "
+                          "positions of the queries' sequence (remove the "
+                          "field or set it to [])");
+    if (dk % 2 != 0)
+        mexErrMsgIdAndTxt("attention:rope",
+                          "B.rope_base turns pairs of entries of each head: "
+                          "dk (the columns of B.W_Q per head) must be even; "
+                          "got dk = %ld", (long) dk);
+    return base;
+}
+
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
-              attn_weights *w, attn_shape *s)
+              int cross, attn_weights *w, attn_shape *s)
 {
     const attn_int d = q->dims->dim[1], d_src = kv->dims->dim[1];
     char got[160];
@@ -445,22 +523,15 @@ void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
                           "W_V, W_O, heads; got %s",
                           describe(B, got, sizeof got));
 
-    const mxArray *heads = gw_field(B, "block B", "heads");
-    const double h = mxIsNumeric(heads) && !mxIsComplex(heads)
-                     && !mxIsSparse(heads)
-                     && mxGetNumberOfElements(heads) == 1
-                     ? mxGetScalar(heads) : 0.0;
-    if (!(h >= 1 && h <= 2147483647.0 && h == floor(h))) {
-        if (mxIsDouble(heads) && !mxIsComplex(heads) && !mxIsSparse(heads)
-            && mxGetNumberOfElements(heads) == 1)
-            snprintf(got, sizeof got, "%.15g", mxGetScalar(heads));
-        else
-            describe(heads, got, sizeof got);
+    s->heads = head_count(gw_field(B, "block B", "heads"), "B.heads");
+    const mxArray *kv_field = mxGetField(B, 0, "kv_heads");
+    const int grouped = given(kv_field);
+    s->kv_heads = grouped ? head_count(kv_field, "B.kv_heads") : s->heads;
+    if (s->heads % s->kv_heads != 0)
         mexErrMsgIdAndTxt("attention:heads",
-                          "B.heads must be a positive integer scalar; got %s",
-                          got);
-    }
-    s->heads = (attn_int) h;
+                          "B.kv_heads = %ld must divide B.heads = %ld (each "
+                          "K/V head serves heads/kv_heads query heads)",
+                          (long) s->kv_heads, (long) s->heads);
 
     gw_dims dq, dk, dv, dout;
     w->W_Q = gw_double(gw_field(B, "block B", "W_Q"), "B.W_Q", 2, &dq);
@@ -468,30 +539,48 @@ void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
     w->W_V = gw_double(gw_field(B, "block B", "W_V"), "B.W_V", 2, &dv);
     w->W_O = gw_double(gw_field(B, "block B", "W_O"), "B.W_O", 2, &dout);
 
-    const attn_int hk = dq.dim[1], hv = dv.dim[1];
+    const attn_int hk = dq.dim[1], hv_kv = dv.dim[1];
     tokens_are_rows(q, "B.W_Q", &dq);
     tokens_are_rows(kv, "B.W_K", &dk);
     tokens_are_rows(kv, "B.W_V", &dv);
     expect_2d("B.W_Q", &dq, d, hk, "d x h*dk, d the width of the query rows");
-    expect_2d("B.W_K", &dk, d_src, hk,
-              "d_src x h*dk, d_src the width of the key/value rows and "
-              "h*dk the columns of B.W_Q");
-    expect_2d("B.W_V", &dv, d_src, hv,
-              "d_src x h*dv, d_src the width of the key/value rows");
-    expect_2d("B.W_O", &dout, hv, d,
-              "h*dv x d, h*dv the columns of B.W_V and d the width of the "
-              "query rows");
     if (hk == 0)
         mexErrMsgIdAndTxt("attention:size", "B.W_Q and B.W_K must have at "
                           "least one column per head (dk >= 1: scores are "
                           "scaled by 1/sqrt(dk))");
-    if (hk % s->heads != 0 || hv % s->heads != 0)
+    if (hk % s->heads != 0 || hv_kv % s->kv_heads != 0)
         mexErrMsgIdAndTxt("attention:heads",
-                          "B.heads = %ld must divide the %ld columns of "
-                          "B.W_Q and the %ld columns of B.W_V",
-                          (long) s->heads, (long) hk, (long) hv);
+                          grouped ? "B.heads = %ld must divide the %ld "
+                                    "columns of B.W_Q and B.kv_heads = %ld "
+                                    "the %ld columns of B.W_V"
+                                  : "B.heads = %ld must divide the %ld "
+                                    "columns of B.W_Q and the %ld columns "
+                                    "of B.W_V",
+                          (long) s->heads, (long) hk,
+                          grouped ? (long) s->kv_heads : (long) hv_kv,
+                          (long) hv_kv);
     s->dk = hk / s->heads;
-    s->dv = hv / s->heads;
+    s->dv = hv_kv / s->kv_heads;
+    const attn_int hk_kv = s->kv_heads * s->dk, hv = s->heads * s->dv;
+    expect_2d("B.W_K", &dk, d_src, hk_kv, grouped
+              ? "d_src x kv_heads*dk, d_src the width of the key/value rows "
+                "and dk the columns of B.W_Q per head"
+              : "d_src x h*dk, d_src the width of the key/value rows and "
+                "h*dk the columns of B.W_Q");
+    expect_2d("B.W_V", &dv, d_src, hv_kv,
+              "d_src x h*dv, d_src the width of the key/value rows");
+    expect_2d("B.W_O", &dout, hv, d, grouped
+              ? "h*dv x d, dv the columns of B.W_V per K/V head and d the "
+                "width of the query rows"
+              : "h*dv x d, h*dv the columns of B.W_V and d the width of the "
+                "query rows");
+    w->b_Q = block_bias(B, "b_Q", hk, "1 x h*dk, a row as wide as B.W_Q");
+    w->b_K = block_bias(B, "b_K", hk_kv, "1 x h_kv*dk, a row as wide as "
+                        "B.W_K");
+    w->b_V = block_bias(B, "b_V", hv_kv, "1 x h_kv*dv, a row as wide as "
+                        "B.W_V");
+    w->b_O = block_bias(B, "b_O", d, "1 x d, a row as wide as B.W_O");
+    s->rope_base = rope_base(B, cross, s->dk);
     s->d = d;
     s->d_src = d_src;
     gw_fits_blas("h*dk", hk);
@@ -530,14 +619,8 @@ static int trace_mode(const mxArray *a)
     return strcmp(word, "lean") == 0;
 }
 
-/* [] (double or logical) stands for "none" in the optional arguments */
-static int given(const mxArray *a)
-{
-    return a != NULL && !(mxIsEmpty(a) && (mxIsDouble(a) || mxIsLogical(a)));
-}
-
 /* The optional K/V cache after the mode: [] or a struct with K (past x
- * h*dk x Bt) and V (past x h*dv x Bt), the keys and values of the rows
+ * h_kv*dk x Bt) and V (past x h_kv*dv x Bt), the keys and values of the rows
  * before the key rows given (the trace T of the call before will do).
  * Sets s->past (0 without a cache). */
 static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
@@ -558,14 +641,14 @@ static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
     *K = gw_double(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk);
     *V = gw_double(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv);
     s->past = dk.dim[0];
-    gw_dims want = { 3, { s->past, s->heads * s->dk, s->batch,
+    gw_dims want = { 3, { s->past, s->kv_heads * s->dk, s->batch,
                           1, 1, 1, 1, 1 } };
     gw_expect("cache.K", &dk, &want,
-              "past x h*dk x Bt, h*dk the columns of B.W_K and Bt the "
-              "batch size");
-    want.dim[1] = s->heads * s->dv;
+              "past x h_kv*dk x Bt, h_kv*dk the columns of B.W_K and Bt "
+              "the batch size");
+    want.dim[1] = s->kv_heads * s->dv;
     gw_expect("cache.V", &dv, &want,
-              "past x h*dv x Bt, past the rows of cache.K");
+              "past x h_kv*dv x Bt, past the rows of cache.K");
 }
 
 /* The first past rows of each item of Y (m x cols x Bt) = P (past x cols
@@ -599,14 +682,15 @@ static double *block_memory(const attn_shape *s, int cross, int want_trace,
 {
     const attn_int n = s->n, m = s->m, h = s->heads, Bt = s->batch;
     const attn_int hk = h * s->dk, hv = h * s->dv, d = s->d;
+    const attn_int hk_kv = s->kv_heads * s->dk, hv_kv = s->kv_heads * s->dv;
     const size_t kernel_work = attn_block_forward_work(s);
-    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk
-                                  + (double) m * hv + 2.0 * n * m * h
+    gw_fits_memory((double) Bt * ((double) n * hk + (double) m * hk_kv
+                                  + (double) m * hv_kv + 2.0 * n * m * h
                                   + (double) n * hv + 3.0 * n * d
                                   + (cross ? (double) m * s->d_src : 0.0))
                    + (double) kernel_work);
     const attn_int part_dims[BLOCK_PARTS][4] = {
-        { n, hk, Bt }, { m, hk, Bt }, { m, hv, Bt }, { n, m, h, Bt },
+        { n, hk, Bt }, { m, hk_kv, Bt }, { m, hv_kv, Bt }, { n, m, h, Bt },
         { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
     double *buf[BLOCK_PARTS];
     size_t numel[BLOCK_PARTS], in_work = 0;
@@ -662,7 +746,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     attn_weights w;
     const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "E" : "X",
                                                        &dkv };
-    gw_block(prhs[b_arg], &q_rows, &kv_rows, &w, &s);
+    gw_block(prhs[b_arg], &q_rows, &kv_rows, cross, &w, &s);
     s.n = dq.dim[0];
     s.batch = dq.dim[2];
     s.causal = kind == BLOCK_MASKED;
@@ -685,14 +769,15 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     }
 
     const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
-    const attn_int hk = h * s.dk, hv = h * s.dv, d = s.d;
+    const attn_int hk_kv = s.kv_heads * s.dk, hv_kv = s.kv_heads * s.dv;
+    const attn_int d = s.d;
     const int want_trace = nlhs > 1;
     mxArray *parts[BLOCK_PARTS] = { NULL }, *Y;
     attn_trace t;
     double *work = block_memory(&s, cross, want_trace, lean, parts, &Y, &t);
     if (s.past > 0) {
-        put_past(s.past, m, hk, Bt, past_K, t.K);
-        put_past(s.past, m, hv, Bt, past_V, t.V);
+        put_past(s.past, m, hk_kv, Bt, past_K, t.K);
+        put_past(s.past, m, hv_kv, Bt, past_V, t.V);
     }
 
     const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,

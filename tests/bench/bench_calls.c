@@ -73,9 +73,9 @@ static void run(const char *what, attn_int n, attn_int m, attn_int d,
                 attn_int h, attn_int batch, int causal, int runs)
 {
     const attn_int dk = d / h, hk = d, keys = m > 0 ? m : n;
-    attn_shape s = { n, keys, d, d, dk, dk, h, batch, causal, 0 };
+    attn_shape s = { n, keys, d, d, dk, dk, h, batch, causal, 0, 0, 0.0 };
     attn_weights w = { filled(d * hk), filled(d * hk), filled(d * hk),
-                       filled(hk * d) };
+                       filled(hk * d), NULL, NULL, NULL, NULL };
     const size_t rows = (size_t) n * batch;
     const size_t kv_rows = (size_t) keys * batch;
     double *X = filled(rows * d), *dY = filled(rows * d);
@@ -85,7 +85,8 @@ static void run(const char *what, attn_int n, attn_int m, attn_int d,
                      filled(rows * keys * h), filled(rows * hk),
                      filled(rows * d), filled(rows * d) };
     attn_grads g = { filled(d * hk), filled(d * hk), filled(d * hk),
-                     filled(hk * d), filled(rows * d), NULL };
+                     filled(hk * d), filled(rows * d), NULL, NULL, NULL,
+                     NULL, NULL };
     g.dXkv = m > 0 ? filled(kv_rows * d) : g.dXq;
     double *work_f = filled(attn_block_forward_work(&s));
     double *work_b = filled(attn_block_backward_work(&s));

@@ -60,17 +60,17 @@ static double gemm_seconds(int rows, int cols, int inner)
 int main(void)
 {
     const attn_int n = 512, d = 512, h = 8, dk = 64;
-    attn_shape s = { n, n, d, d, dk, dk, h, 1, 1, 0 };
+    attn_shape s = { n, n, d, d, dk, dk, h, 1, 1, 0, 0, 0.0 };
     double *W_Q = filled(d * h * dk), *W_K = filled(d * h * dk);
     double *W_V = filled(d * h * dk), *W_O = filled(h * dk * d);
-    attn_weights w = { W_Q, W_K, W_V, W_O };
+    attn_weights w = { W_Q, W_K, W_V, W_O, NULL, NULL, NULL, NULL };
     double *X = filled(n * d), *dY = filled(n * d);
     attn_trace t = { filled(n * h * dk), filled(n * h * dk),
                      filled(n * h * dk), filled(n * n * h), filled(n * n * h),
                      filled(n * h * dk), filled(n * d), filled(n * d) };
     attn_grads g = { filled(d * h * dk), filled(d * h * dk),
                      filled(d * h * dk), filled(h * dk * d), filled(n * d),
-                     NULL };
+                     NULL, NULL, NULL, NULL, NULL };
     g.dXkv = g.dXq;
     double *work_f = filled(attn_block_forward_work(&s));
     double *work_b = filled(attn_block_backward_work(&s));

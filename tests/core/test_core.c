@@ -714,7 +714,7 @@ static void test_block(const block_case *bc, int check_fd)
 {
     attn_shape s = { bc->n, bc->self ? bc->n : bc->m, bc->d,
                      bc->self ? bc->d : bc->d_src, bc->dk, bc->dv, bc->heads,
-                     bc->batch, bc->causal, 0 };
+                     bc->batch, bc->causal, 0, 0, 0.0 };
     block_sizes z = sizes_of(&s);
     char tag[128];
     snprintf(tag, sizeof tag, "block n=%ld m=%ld d=%ld d_src=%ld dk=%ld dv=%ld "
@@ -724,7 +724,7 @@ static void test_block(const block_case *bc, int check_fd)
              bc->self ? " self" : " cross", bc->keys ? " keys" : "");
 
     attn_weights w = { drand(z.W_Q), drand(z.W_K), drand(z.W_V),
-                       drand(z.W_O) };
+                       drand(z.W_O), NULL, NULL, NULL, NULL };
     double *Xq = drand(z.Xq), *Xkv = bc->self ? Xq : drand(z.Xkv);
     unsigned char *key_allow = NULL;
     if (bc->keys) {
@@ -767,11 +767,13 @@ static void test_block(const block_case *bc, int check_fd)
      * they are overwritten, not accumulated into */
     double *dY = drand(z.out);
     attn_grads g = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
-                     dalloc(z.W_O), dalloc(z.Xq), NULL };
+                     dalloc(z.W_O), dalloc(z.Xq), NULL, NULL, NULL, NULL,
+                     NULL };
     g.dXkv = bc->self ? g.dXq : dalloc(z.Xkv);
     attn_grads rg = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
                       dalloc(z.W_O), dalloc(z.Xq),
-                      bc->self ? NULL : dalloc(z.Xkv) };
+                      bc->self ? NULL : dalloc(z.Xkv), NULL, NULL, NULL,
+                      NULL };
     double *bwork = dalloc(attn_block_backward_work(&s));
     st = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, bwork);
     check(st == ATTN_OK, "%s: backward status %d", tag, st);
@@ -791,7 +793,8 @@ static void test_block(const block_case *bc, int check_fd)
         double *Xc = dcopy(Xq, z.Xq);
         attn_trace t2 = trace_alloc(&s);
         attn_grads g2 = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
-                          dalloc(z.W_O), dalloc(z.Xq), dalloc(z.Xq) };
+                          dalloc(z.W_O), dalloc(z.Xq), dalloc(z.Xq), NULL,
+                          NULL, NULL, NULL };
         attn_block_forward(&s, &w, Xq, Xc, key_allow, &t2, work);
         attn_block_backward(&s, &w, Xq, Xc, &t2, dY, &g2, bwork);
         for (size_t k = 0; k < z.Xq; k++)
@@ -836,15 +839,15 @@ static void test_block(const block_case *bc, int check_fd)
 static void test_block_overflow(void)
 {
     /* Q = K = 1e160 (finite), scores = 1e320 = Inf */
-    attn_shape s = { 2, 2, 1, 1, 1, 1, 1, 1, 0, 0 };
+    attn_shape s = { 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0.0 };
     double X[2] = { 1, 1 }, wq = 1e160, wk = 1e160, wv = 1, wo = 1;
-    attn_weights w = { &wq, &wk, &wv, &wo };
+    attn_weights w = { &wq, &wk, &wv, &wo, NULL, NULL, NULL, NULL };
     attn_trace t = trace_alloc(&s);
     double *work = dalloc(attn_block_forward_work(&s));
     int st = attn_block_forward(&s, &w, X, X, NULL, &t, work);
     check(st == ATTN_ERR_OVERFLOW, "block overflow: status %d", st);
     /* batch 2, only the second item overflows */
-    attn_shape s2 = { 1, 1, 1, 1, 1, 1, 1, 2, 0, 0 };
+    attn_shape s2 = { 1, 1, 1, 1, 1, 1, 1, 2, 0, 0, 0, 0.0 };
     double X2[2] = { 1e-300, 1 };
     attn_trace t2 = trace_alloc(&s2);
     double *work2 = dalloc(attn_block_forward_work(&s2));
@@ -859,16 +862,16 @@ static void test_block_overflow(void)
 
     /* finite scores, message*W_O = 1e300*1e300: out would be Inf */
     double one = 1, big = 1e300, Xs[2] = { 1, 2 };
-    attn_weights wbig = { &one, &one, &big, &big };
+    attn_weights wbig = { &one, &one, &big, &big, NULL, NULL, NULL, NULL };
     st = attn_block_forward(&s, &wbig, Xs, Xs, NULL, &t, work);
     check(st == ATTN_ERR_OVERFLOW, "block output overflow: status %d", st);
 
     /* finite forward pass, dmessage = dY*W_O' = 1e300*1e300 */
-    attn_weights wg = { &one, &one, &one, &big };
+    attn_weights wg = { &one, &one, &one, &big, NULL, NULL, NULL, NULL };
     st = attn_block_forward(&s, &wg, Xs, Xs, NULL, &t, work);
     check(st == ATTN_OK, "block before gradient overflow: status %d", st);
     double dY[2] = { 1e300, 1e300 }, gq, gk, gv, go, dX[2];
-    attn_grads g = { &gq, &gk, &gv, &go, dX, dX };
+    attn_grads g = { &gq, &gk, &gv, &go, dX, dX, NULL, NULL, NULL, NULL };
     double *bwork = dalloc(attn_block_backward_work(&s));
     st = attn_block_backward(&s, &wg, Xs, Xs, &t, dY, &g, bwork);
     check(st == ATTN_ERR_OVERFLOW, "block gradient overflow: status %d", st);
@@ -885,10 +888,10 @@ static void test_block_cache(int cross)
     const attn_int dk = 2, dv = 3, h = 2, B = 3, hk = h * dk, hv = h * dv;
     const attn_int m = cross ? 5 : N;           /* keys of the whole pass */
     attn_shape full = { cross ? n : N, m, d, cross ? ds : d, dk, dv, h, B,
-                        !cross, 0 };
+                        !cross, 0, 0, 0.0 };
     block_sizes z = sizes_of(&full);
     attn_weights w = { drand(z.W_Q), drand(z.W_K), drand(z.W_V),
-                       drand(z.W_O) };
+                       drand(z.W_O), NULL, NULL, NULL, NULL };
     double *X = drand(z.Xq), *E = cross ? drand(z.Xkv) : X;
     attn_trace tf = trace_alloc(&full);
     double *work = dalloc(attn_block_forward_work(&full));
@@ -898,7 +901,8 @@ static void test_block_cache(int cross)
 
     /* the step: queries the last n rows (self) or all n (cross), keys
      * after the first `past` rows, which come from the whole pass */
-    attn_shape step = { n, m, d, full.d_src, dk, dv, h, B, !cross, past };
+    attn_shape step = { n, m, d, full.d_src, dk, dv, h, B, !cross, past, 0,
+                        0.0 };
     block_sizes y = sizes_of(&step);
     double *Xs = dalloc(y.Xq), *Es = dalloc((size_t) (m - past) * ds * B + 1);
     for (attn_int b = 0; b < B; b++)
@@ -996,6 +1000,116 @@ static void test_optimisers(void)
     free(ve1); free(rw); free(rm); free(rv); free(cw); free(cm); free(cv);
 }
 
+/* ---- tests: the block options (biases, kv_heads, rope_base) ----------- */
+
+/* L = sum (R .* out) by the core's own forward pass: the options have no
+ * separate C reference, so the core's backward is checked against finite
+ * differences of its forward (and, in tests/test_kernels_options.m, the
+ * MEX functions against the plain-Octave reference and python3-torch). */
+typedef struct {
+    const attn_shape *s;
+    const attn_weights *w;
+    const double *Xq, *Xkv, *R;
+    const unsigned char *key_allow;
+} options_ctx;
+
+static double options_loss_ctx(void *p)
+{
+    options_ctx *c = p;
+    attn_trace t = trace_alloc(c->s);
+    double *work = dalloc(attn_block_forward_work(c->s));
+    attn_block_forward(c->s, c->w, c->Xq, c->Xkv ? c->Xkv : c->Xq,
+                       c->key_allow, &t, work);
+    double L = 0.0;
+    for (size_t i = 0; i < sizes_of(c->s).out; i++)
+        L += t.out[i] * c->R[i];
+    trace_free(&t);
+    free(work);
+    return L;
+}
+
+/* Every option at once (rope_base on self and masked blocks only), a batch
+ * of 2 with key masks: the gradient of every weight, bias and input
+ * against central differences; then kv_heads = heads and kv_heads = 0
+ * give the same results bit for bit. */
+static void test_block_options(int causal, int cross)
+{
+    const attn_int n = 4, m = cross ? 5 : 4, d = 4, ds = cross ? 3 : 4;
+    const attn_int h = 4, h_kv = 2, dk = 2, dv = 3, B = 2;
+    attn_shape s = { n, m, d, ds, dk, dv, h, B, causal, 0, h_kv,
+                     cross ? 0.0 : 100.0 };
+    const size_t nq = (size_t) (d * h * dk), nk = (size_t) (ds * h_kv * dk);
+    const size_t nv = (size_t) (ds * h_kv * dv), no = (size_t) (h * dv * d);
+    const size_t bq = (size_t) (h * dk), bk = (size_t) (h_kv * dk);
+    const size_t bv = (size_t) (h_kv * dv), bo = (size_t) d;
+    const size_t xq = (size_t) (n * d * B), xkv = (size_t) (m * ds * B);
+    char tag[64];
+    snprintf(tag, sizeof tag, "block options %s",
+             cross ? "cross" : causal ? "masked" : "self");
+
+    double *W_Q = drand(nq), *W_K = drand(nk), *W_V = drand(nv);
+    double *W_O = drand(no), *b_Q = drand(bq), *b_K = drand(bk);
+    double *b_V = drand(bv), *b_O = drand(bo);
+    attn_weights w = { W_Q, W_K, W_V, W_O, b_Q, b_K, b_V, b_O };
+    double *Xq = drand(xq), *Xkv = cross ? drand(xkv) : Xq, *R = drand(xq);
+    unsigned char key_allow[10];                       /* m x B */
+    for (attn_int k = 0; k < m * B; k++)
+        key_allow[k] = k % m == 0 || urand() > -0.4;
+
+    attn_trace t = trace_alloc(&s);
+    double *work = dalloc(attn_block_forward_work(&s));
+    int st = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t, work);
+    check(st == ATTN_OK, "%s: status %d", tag, st);
+    attn_grads g = { dalloc(nq), dalloc(nk), dalloc(nv), dalloc(no),
+                     dalloc(xq), NULL, dalloc(bq), dalloc(bk), dalloc(bv),
+                     dalloc(bo) };
+    g.dXkv = cross ? dalloc(xkv) : g.dXq;
+    double *bwork = dalloc(attn_block_backward_work(&s));
+    st = attn_block_backward(&s, &w, Xq, Xkv, &t, R, &g, bwork);
+    check(st == ATTN_OK, "%s: backward status %d", tag, st);
+
+    options_ctx c = { &s, &w, Xq, cross ? Xkv : NULL, R, key_allow };
+    double e = fd_gap(W_Q, nq, g.W_Q, options_loss_ctx, &c);
+    e = fmax(e, fd_gap(W_K, nk, g.W_K, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(W_V, nv, g.W_V, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(W_O, no, g.W_O, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(b_Q, bq, g.b_Q, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(b_K, bk, g.b_K, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(b_V, bv, g.b_V, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(b_O, bo, g.b_O, options_loss_ctx, &c));
+    e = fmax(e, fd_gap(Xq, xq, g.dXq, options_loss_ctx, &c));
+    if (cross)
+        e = fmax(e, fd_gap(Xkv, xkv, g.dXkv, options_loss_ctx, &c));
+    check(e <= FD_TOL, "%s: gradients vs finite differences %g", tag, e);
+
+    /* one K/V head per query head: kv_heads = h and kv_heads = 0 (as many
+     * as heads) are the same block */
+    attn_shape s1 = s, s0 = s;
+    s1.kv_heads = h;
+    s0.kv_heads = 0;
+    block_sizes z = sizes_of(&s1);
+    double *W_K1 = drand(z.W_K), *W_V1 = drand(z.W_V);
+    attn_weights w1 = { W_Q, W_K1, W_V1, W_O, b_Q, NULL, NULL, b_O };
+    attn_trace t1 = trace_alloc(&s1), t0 = trace_alloc(&s0);
+    double *work1 = dalloc(attn_block_forward_work(&s1));
+    attn_block_forward(&s1, &w1, Xq, Xkv, key_allow, &t1, work1);
+    attn_block_forward(&s0, &w1, Xq, Xkv, key_allow, &t0, work1);
+    check(!memcmp(t1.out, t0.out, z.out * sizeof(double))
+          && !memcmp(t1.K, t0.K, z.K * sizeof(double)),
+          "%s: kv_heads = heads and kv_heads = 0 differ", tag);
+
+    trace_free(&t); trace_free(&t1); trace_free(&t0);
+    free(W_Q); free(W_K); free(W_V); free(W_O); free(b_Q); free(b_K);
+    free(b_V); free(b_O); free(W_K1); free(W_V1); free(Xq); free(R);
+    if (cross) {
+        free(Xkv);
+        free(g.dXkv);
+    }
+    free(work); free(work1); free(bwork);
+    free(g.W_Q); free(g.W_K); free(g.W_V); free(g.W_O); free(g.dXq);
+    free(g.b_Q); free(g.b_K); free(g.b_V); free(g.b_O);
+}
+
 int main(void)
 {
     /* scaled dot-product attention: shapes x masks (n != m, dk != dv,
@@ -1043,6 +1157,9 @@ int main(void)
     test_block_overflow();
     test_block_cache(0);
     test_block_cache(1);
+    test_block_options(0, 0);
+    test_block_options(1, 0);
+    test_block_options(0, 1);
     test_optimisers();
 
     printf("%d passed, %d failed\n", n_passed, n_failed);

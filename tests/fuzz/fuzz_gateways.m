@@ -24,7 +24,9 @@
 ## integers, char, cell, struct, logical, complex, sparse, function
 ## handle), wrong and zero sizes, arrays of the wrong rank, NaN and Inf,
 ## empty arrays with huge dimensions, finite values near the double range,
-## missing, extra and misshaped struct fields, bad @code{heads}, masks of the
+## missing, extra and misshaped struct fields, bad @code{heads},
+## @code{kv_heads} and @code{rope_base} (blocks also carry some of their
+## optional fields: biases, kv_heads, rope_base), masks of the
 ## wrong size, class or string, wrong argument and output counts.
 ##
 ## Each case must either return normally with finite outputs (scores may
@@ -273,12 +275,33 @@ function p = pages ()
   p = ri (1, 3, ri (0, 2));
 endfunction
 
-function B = block (d, d_src)
-  h = ri (1, 3);
+## A block; in 4 cases of 10 with some of its optional fields (biases,
+## kv_heads, and rope_base where rows have positions, self and masked).
+function B = block (d, d_src, positions)
+  h = ri (1, 4);
   dk = ri (1, 3);
   dv = ri (1, 3);
-  B = struct ("W_Q", arr (d, h*dk), "W_K", arr (d_src, h*dk),
-              "W_V", arr (d_src, h*dv), "W_O", arr (h*dv, d), "heads", h);
+  h_kv = h;
+  options = rand () < 0.4;
+  if (options && rand () < 0.5)
+    divisors = find (mod (h, 1:h) == 0);
+    h_kv = divisors(ri (numel (divisors)));
+  endif
+  B = struct ("W_Q", arr (d, h*dk), "W_K", arr (d_src, h_kv*dk),
+              "W_V", arr (d_src, h_kv*dv), "W_O", arr (h*dv, d), "heads", h);
+  if (! options)
+    return;
+  endif
+  if (h_kv != h || rand () < 0.2)
+    B.kv_heads = h_kv;
+  endif
+  widths = {"b_Q", h*dk; "b_K", h_kv*dk; "b_V", h_kv*dv; "b_O", d};
+  for k = find (rand (1, 4) < 0.5)
+    B.(widths{k,1}) = arr (1, widths{k,2});
+  endfor
+  if (positions && mod (dk, 2) == 0 && rand () < 0.5)
+    B.rope_base = 10^ri (1, 4);
+  endif
 endfunction
 
 ## The optional key mask argument: a mask, [] (no mask), or nothing.
@@ -316,7 +339,7 @@ function [args, nout] = valid_call (fn)
     case {"attn_self", "attn_masked"}
       n = dim (); d = ri (4); Bt = ri (2);
       mask = key_mask (n, Bt);
-      B = block (d, d);
+      B = block (d, d, true);
       args = [{arr(n, d, Bt), B}, mask, trace_mode(mask)];
       if (rand () < 0.2)                        # rows after cached ones
         [~, C] = feval (fn, arr (dim (), d, Bt), B, [], "lean");
@@ -326,7 +349,7 @@ function [args, nout] = valid_call (fn)
     case "attn_cross"
       n = dim (); m = dim (); d = ri (4); ds = ri (4); Bt = ri (2);
       mask = key_mask (m, Bt);
-      args = [{arr(n, d, Bt), arr(m, ds, Bt), block(d, ds)}, mask, ...
+      args = [{arr(n, d, Bt), arr(m, ds, Bt), block(d, ds, false)}, mask, ...
               trace_mode(mask)];
       nout = ri (0, 2);
     case "attn_rows"
@@ -593,8 +616,9 @@ function [x, what] = bad_struct (x)
       bad = {0, -1, 1.5, NaN, Inf, 2^40, 2^31, 2^31-1, "2", [1 2], true, ...
              int8(2), single(2), 2+1i, {}, [], 3, 4, 7};
       v = bad{ri (numel (bad))};
-      x.heads = v;
-      what = ["heads " disp_value(v)];
+      count = {"heads", "kv_heads", "rope_base"}{ri (3)};
+      x.(count) = v;
+      what = [count " " disp_value(v)];
     case 6
       kinds = {"selfish", "cross", "masked", "self", 5, "", ["se"; "lf"], ...
                {"self"}};

@@ -3,7 +3,8 @@
 ## pages, n != m, several head counts, zero sizes, range arguments, a
 ## causal sequence longer than the kernel's row tile and results large
 ## enough to be arrays Octave makes; the gradients of each trace;
-## the K/V cache of attn_masked, attn_self and attn_cross;
+## the K/V cache of attn_masked, attn_self and attn_cross; the block
+## options (biases, kv_heads, rope_base);
 ## tests/test_edge_cases.m and the tests of src/attn_step.m (the fused
 ## optimiser step) and of the row-wise maps (attn_rows, attn_layernorm and
 ## their backward); then the fuzz harness over the error
@@ -86,6 +87,36 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
     npass += ok;
     nfail += ! ok;
   endfor
+endfor
+## the block options: biases, kv_heads (two query heads per K/V head),
+## rope_base (self, masked), full and lean traces, a K/V cache, gradients
+for c = {[5 4 6 3 4 2], [1 1 2 2 2 1], [130 130 4 4 4 1]}
+  s = num2cell (c{1});
+  [n, m, d, d_src, h, Bt] = s{:};
+  B = struct ("W_Q", rand (d, 2*h), "W_K", rand (d, h), "W_V", rand (d, h),
+              "W_O", rand (2*h, d), "heads", h, "kv_heads", h / 2,
+              "b_Q", rand (1, 2*h), "b_K", rand (1, h), "b_V", rand (1, h),
+              "b_O", rand (1, d), "rope_base", 10000);
+  Bc = rmfield (B, "rope_base");
+  Bc.W_K = rand (d_src, h);
+  Bc.W_V = rand (d_src, h);
+  X = rand (n, d, Bt);  E = rand (m, d_src, Bt);
+  for f = {"attn_self", "attn_masked"}
+    [Y, T] = feval (f{1}, X, B, rand (n, Bt) > 0.3);
+    G = attn_backward (rand (size (Y)), T, B);
+    [Y, L] = feval (f{1}, X, B, [], "lean");
+    GL = attn_backward (rand (size (Y)), L, B);
+    [Yc, C] = feval (f{1}, rand (2, d, Bt), B, [], "lean", L);
+    ok = finite (Y, T.A, G.dX, G.b_Q, G.b_K, G.b_V, G.b_O, GL.dX, Yc, C.K);
+    npass += ok;
+    nfail += ! ok;
+  endfor
+  [Y, T] = attn_cross (X, E, Bc, rand (m, Bt) > 0.3);
+  G = attn_backward (rand (size (Y)), T, Bc);
+  Yc = attn_cross (X, E(1:0,:,:), Bc, [], "lean", T);
+  ok = finite (Y, T.A, G.dD, G.dE, G.b_K, G.b_O, Yc);
+  npass += ok;
+  nfail += ! ok;
 endfor
 ## results of 1 MiB or more are arrays Octave makes and the gateway fills
 ## in place: a traced block and its gradients, attn_sdpa with every output,
