@@ -36,7 +36,9 @@
 ## @var{config} takes the fields of @code{attn_model} (@code{d},
 ## @code{heads}, @code{dk}, @code{dv}, @code{d_ff}, @code{activation}, @code{ffn_gated}, @code{ffn_bias},
 ## @code{norm}, @code{norm_kind},
-## @code{norm_eps}, @code{final_norm},
+## @code{norm_eps}, @code{final_norm}, @code{kv_heads}, @code{attn_bias},
+## @code{rope_base}, @code{embed_scale}, @code{embed_norm},
+## @code{tie_embeddings},
 ## @code{positions}, @code{max_len}, @code{seed}, @code{src_vocab},
 ## @code{tgt_vocab}, @code{encoder_layers}, @code{decoder_layers}) and
 ## @code{family} (required), @code{vocab} (vocabulary or sentences, decoder-only

@@ -15,8 +15,15 @@
 ## model width (32)
 ## @item heads
 ## attention heads per block (4)
+## @item kv_heads
+## key/value heads, dividing heads (heads): fewer than heads for grouped-query
+## attention, query head j reading key/value head
+## @code{floor ((j-1) / (heads/kv_heads)) + 1}
 ## @item dk, dv
 ## per-head query/key and value widths (d/heads)
+## @item attn_bias
+## true for projection biases @code{b_Q}, @code{b_K}, @code{b_V},
+## @code{b_O} in every attention block (false)
 ## @item d_ff
 ## hidden width of the feed-forward sublayers; 0 = no FFN (4·d)
 ## @item activation
@@ -48,7 +55,22 @@
 ## @item positions
 ## @qcode{"learned"} (default) or @qcode{"sinusoidal"} (fixed) tables; row
 ## i is position i-1, so a sinusoidal row 1 is sin 0 = 0 and cos 0 = 1
-## (column 2k-1: @code{sin (p / 10000^((2k-2)/d))}, column 2k its cosine)
+## (column 2k-1: @code{sin (p / 10000^((2k-2)/d))}, column 2k its cosine);
+## @qcode{"sinusoidal_concat"}: the same angles, the sines in the first
+## half of the columns and the cosines in the second; @qcode{"rope"}: no
+## tables, the self-attention blocks turn Q and K by their positions
+## (rotary positions, see @code{attn_self})
+## @item rope_base
+## the base of the rotary angles (10000)
+## @item embed_scale
+## true to multiply the token embeddings by @code{sqrt (d)} before the
+## positions are added (false)
+## @item embed_norm
+## true for a norm (of @code{norm_kind}) of the embedded rows,
+## @code{src_embed_norm} and @code{tgt_embed_norm} (false)
+## @item tie_embeddings
+## true for a vocabulary head that is @code{tgt_embed'} (no
+## @code{W_vocab}; training keeps the two one array) (false)
 ## @item max_len
 ## rows of the position tables, the longest sequence (64)
 ## @item encoder_layers, decoder_layers

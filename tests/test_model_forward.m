@@ -63,6 +63,20 @@
 %! check_batch (m);
 
 %!test
+%! ## attention options: projection biases, grouped key/value heads, rotary
+%! ## positions (no position tables)
+%! m = small_model ("attn_bias", true, "heads", 2, "d", 6);
+%! m.decoder(2).cross.b_K = randn (size (m.decoder(2).cross.b_K));
+%! m.encoder(1).self.b_O = randn (size (m.encoder(1).self.b_O));
+%! check_batch (m);
+%! check_batch (small_model ("heads", 4, "kv_heads", 2, "d", 8, "dk", 2, "dv", 3));
+%! m = small_model ("positions", "rope", "rope_base", 100, "norm", "pre", "d", 8,
+%!                  "heads", 2, "kv_heads", 1, "attn_bias", true);
+%! assert (! isfield (m, "src_pos") && ! isfield (m.decoder(1).cross, "rope_base"));
+%! assert (m.decoder(1).self.rope_base, 100);
+%! check_batch (m);
+
+%!test
 %! ## the embedding options: rows scaled by sqrt (d), normalised, a head
 %! ## tied to the target embeddings
 %! check_batch (small_model ("embed_scale", true));

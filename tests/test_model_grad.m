@@ -37,7 +37,7 @@
 %!  learned = m;
 %!  learned = rmfield (learned, {"config", "src_vocab", "tgt_vocab"});
 %!  paths = leaves (learned, struct ("type", {}, "subs", {}));
-%!  paths = paths(cellfun (@(s) ! strcmp (s(end).subs, "heads"), paths));
+%!  paths = paths(cellfun (@(s) ! any (strcmp (s(end).subs, {"heads", "kv_heads", "rope_base"})), paths));
 %!  assert (numel (leaves (G, struct ("type", {}, "subs", {}))), numel (paths));
 %!  h = 1e-5;
 %!  for p = 1:numel (paths)
@@ -129,6 +129,16 @@
 %! m = attn_model (c);
 %! b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
 %! check_gradients (m, @(mm) attn_loss (mm, b), 4);
+
+%!test
+%! ## attention options: biases, grouped key/value heads, rotary positions
+%! randn ("state", 8);  rand ("state", 8);
+%! c = struct ("src_vocab", "the river bank", "tgt_vocab", "la rive", "d", 4,
+%!             "heads", 2, "kv_heads", 1, "attn_bias", true, "positions", "rope",
+%!             "d_ff", 3, "max_len", 5, "encoder_layers", 1, "decoder_layers", 1);
+%! m = attn_model (c);
+%! b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
+%! check_gradients (m, @(mm) attn_loss (mm, b), 3);
 
 %!test
 %! ## gated FFNs with and without biases

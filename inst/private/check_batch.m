@@ -86,14 +86,15 @@ endfunction
 function check_lengths (m, batch, fname)
   parts = {};
   too_long = false;
-  if (isfield (m, "src_pos"))
-    limit = rows (m.src_pos);
+  family = model_family (m);
+  if (family.source)
+    limit = m.config.max_len;
     too_long = rows (batch.src) > limit;
     parts{end+1} = sprintf ("source <= %d tokens, got %d", limit, rows (batch.src));
   endif
-  if (isfield (m, "tgt_pos"))
+  if (family.decoder)
     k = prefix_rows (m);
-    limit = rows (m.tgt_pos) - k;
+    limit = m.config.max_len - k;
     too_long = too_long || rows (batch.tgt_in) > limit;
     where = "";
     if (k > 0)

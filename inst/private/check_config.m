@@ -2,9 +2,10 @@
 ## @deftypefn {} {@var{c} =} check_config (@var{config}, @var{caller})
 ## Check a model's CONFIG struct, every field of every family, and return it
 ## complete: defaults filled in, vocabularies built, in the layout a model
-## keeps (@code{family, d, heads, dk, dv, d_ff, activation, ffn_gated,
-## ffn_bias, norm, norm_kind,
-## norm_eps, final_norm, positions, embed_scale, embed_norm, tie_embeddings,
+## keeps (@code{family, d, heads, kv_heads, dk, dv, attn_bias, d_ff,
+## activation, ffn_gated, ffn_bias, norm, norm_kind,
+## norm_eps, final_norm, positions, rope_base, embed_scale, embed_norm,
+## tie_embeddings,
 ## max_len,
 ## encoder_layers, decoder_layers, seed}, then @code{readout, head,
 ## d_hidden} for a sentence classifier), with @code{src_vocab} and
@@ -33,6 +34,8 @@ function c = check_config (config, caller)
           "classes", [], "any";
           "d", 32, "integer [1, 65536]";
           "heads", 4, "integer [1, 4096]";
+          "kv_heads", [], "integer [1, 4096]";
+          "attn_bias", false, "flag";
           "dk", [], "integer [1, 65536]";
           "dv", [], "integer [1, 65536]";
           "d_ff", [], "integer [0, 1048576]";
@@ -43,7 +46,8 @@ function c = check_config (config, caller)
           "norm_kind", "layernorm", "one of layernorm, rmsnorm";
           "norm_eps", 1e-5, "real (0, 1)";
           "final_norm", [], "flag";
-          "positions", "learned", "one of learned, sinusoidal, sinusoidal_concat";
+          "positions", "learned", "one of learned, sinusoidal, sinusoidal_concat, rope";
+          "rope_base", 10000, "real (0, Inf)";
           "embed_scale", false, "flag";
           "embed_norm", false, "flag";
           "tie_embeddings", false, "flag";
@@ -143,12 +147,29 @@ function c = check_config (config, caller)
            "%s: CONFIG.tie_embeddings ties the vocabulary head to the target embeddings, which the %s family has not",
            caller, fam);
   endif
+  if (isempty (o.kv_heads))
+    o.kv_heads = o.heads;
+  elseif (mod (o.heads, o.kv_heads) != 0)
+    error ("attention:heads", "%s: CONFIG.kv_heads (%d) must divide CONFIG.heads (%d)",
+           caller, o.kv_heads, o.heads);
+  endif
+  if (strcmp (o.positions, "rope"))
+    if (! isempty (family.pool))
+      error ("attention:config",
+             "%s: CONFIG.positions \"rope\" is for families whose decoder reads no pooled vector, not %s",
+             caller, fam);
+    elseif (mod (o.dk, 2) != 0)
+      error ("attention:config", "%s: CONFIG.positions \"rope\" needs an even dk, got %d",
+             caller, o.dk);
+    endif
+  endif
   if (isempty (o.final_norm))                 # pre-norm stacks end with one
     o.final_norm = strcmp (o.norm, "pre");
   endif
-  keep = {"family", "d", "heads", "dk", "dv", "d_ff", "activation", "ffn_gated", "ffn_bias", ...
+  keep = {"family", "d", "heads", "kv_heads", "dk", "dv", "attn_bias", "d_ff", "activation", ...
+          "ffn_gated", "ffn_bias", ...
           "norm", "norm_kind", ...
-          "norm_eps", "final_norm", "positions", "embed_scale", "embed_norm", ...
+          "norm_eps", "final_norm", "positions", "rope_base", "embed_scale", "embed_norm", ...
           "tie_embeddings", "max_len", ...
           "encoder_layers", "decoder_layers", "seed"};
   if (strcmp (family.readout, "sentence"))
@@ -191,9 +212,9 @@ endfunction
 
 %!test
 %! c = check_config (struct ("src_vocab", {v}, "tgt_vocab", "la rive", "d", 6, "heads", 2), "f");
-%! assert (fieldnames (c)', {"family", "d", "heads", "dk", "dv", "d_ff", "activation", ...
-%!                          "ffn_gated", "ffn_bias", "norm", ...
-%!                          "norm_kind", "norm_eps", "final_norm", "positions", ...
+%! assert (fieldnames (c)', {"family", "d", "heads", "kv_heads", "dk", "dv", "attn_bias", ...
+%!                          "d_ff", "activation", "ffn_gated", "ffn_bias", "norm", ...
+%!                          "norm_kind", "norm_eps", "final_norm", "positions", "rope_base", ...
 %!                          "embed_scale", "embed_norm", "tie_embeddings", ...
 %!                          "max_len", "encoder_layers", "decoder_layers", "seed", ...
 %!                          "src_vocab", "tgt_vocab"});

@@ -66,7 +66,7 @@ function c = check_model (m, caller, G)
              caller, s{1}, n, s{1});
     endif
   endfor
-  heads = strcmp ({parts.init}, "heads");
+  fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
   X = arrays (m, parts);
   if (nargin > 2)
     learned = parts([parts.learned]);
@@ -83,7 +83,7 @@ function c = check_model (m, caller, G)
     endif
     check_finite (g, learned, learned_groups, caller, "G");
   endif
-  if (all_fit (X, parts) && all ([X{heads}] == c.heads))
+  if (all_fit (X, parts) && all ([X{fixed}] == cellfun (@(f) c.(f), {parts(fixed).init})))
     check_finite (X, parts, groups, caller, "M");
     return;
   endif
@@ -95,9 +95,9 @@ function c = check_model (m, caller, G)
     elseif (! isa (x, "double") || ! isreal (x) || any (size (x) != p.shape))
       error ("attention:model", "%s: M.%s must be a real %s double array, got %s", caller,
              p.path, shape_str (p.shape), disp_arg (x));
-    elseif (heads(i) && x != c.heads)
-      error ("attention:model", "%s: M.%s must be %d (config.heads), got %s", caller, p.path,
-             c.heads, disp_arg (x));
+    elseif (fixed(i) && x != c.(p.init))
+      error ("attention:model", "%s: M.%s must be %g (config.%s), got %s", caller, p.path,
+             c.(p.init), p.init, disp_arg (x));
     endif
   endfor
 endfunction
@@ -180,12 +180,12 @@ function key = config_key (m)
   numbers = [v(! text); {numel(s.words); s.pad; s.unk; s.bos; s.eos; ...
                          numel(t.words); t.pad; t.unk; t.bos; t.eos}];
   key = "";
-  if (all (cellfun ("isclass", numbers, "double") & cellfun ("isreal", numbers)
-           & cellfun ("numel", numbers) == 1))
+  if (all ((cellfun ("isclass", numbers, "double") | cellfun ("islogical", numbers))
+           & cellfun ("isreal", numbers) & cellfun ("numel", numbers) == 1))
     words = v(text);
     key = [sprintf("%s,", fieldnames (m.config){:}), sprintf("%d", text), ";", ...
            sprintf("%d ", cellfun ("numel", words)), ";", words{:}, ";", ...
-           sprintf("%.17g ", [numbers{:}])];
+           sprintf("%.17g ", double ([numbers{:}]))];
   endif
 endfunction
 

@@ -52,7 +52,7 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   if (! dec_only)
     batch = model_batch (m, sources, {}, fname);
     unknown_words (m.src_vocab, sources, batch.src(batch.src_allow), "SOURCE", fname);
-    fits (sum (batch.src_allow, 1), rows (m.src_pos), "SOURCE", "<eos>", fname);
+    fits (sum (batch.src_allow, 1), m.config.max_len, "SOURCE", "<eos>", fname);
   endif
   st.fed = num2cell (v.bos + zeros (1, N));   # <bos> and the prompt: read before generating
   if (! isempty (prompts))
@@ -61,7 +61,7 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
     unknown_words (v, prompts, [st.fed{:}], prompt_name, fname);
   endif
   st.n0 = cellfun ("numel", st.fed)(:);
-  L = rows (m.tgt_pos) - prefix_rows (m);     # target rows the position table holds
+  L = m.config.max_len - prefix_rows (m);     # target rows the positions reach
   fits (st.n0, L, prompt_name, "<bos>", fname);
   st.limit = min (o.max_len(:), L - st.n0 + 1);   # the last token is never fed
   if (strcmp (o.method, "beam") && o.width > numel (v.words))   # bounds a step to width×V

@@ -13,7 +13,10 @@
 ## t = 0, a decoding step (decode_step) with the new row of every sentence.
 function [X, tr] = decoder_input (m, ids, t, tr = struct ())
   n = rows (ids);
-  pos = m.tgt_pos(t+1:t+n,:);
+  pos = [];                                  # none with rotary positions
+  if (isfield (m, "tgt_pos"))
+    pos = m.tgt_pos(t+1:t+n,:);
+  endif
   pool = model_family (m).pool;
   if (isempty (pool))
     X = embed_forward (m.tgt_embed, pos, ids, m.config);

@@ -10,7 +10,9 @@ function rows = embed_forward (table, pos, ids, c)
   if (c.embed_scale)
     rows *= sqrt (d);
   endif
-  rows += pos(1:n,:);
+  if (! isempty (pos))                       # none with rotary positions
+    rows += pos(1:n,:);
+  endif
 endfunction
 
 %!test

@@ -56,8 +56,8 @@ endfunction
 ## [y, T] = attention (kind, z, E, B, allow, mode, pre, past): the attention
 ## block of a sublayer (kind "self", "masked" or "cross", keys from E, past
 ## the K/V cache or []).  The lean trace has no delta; pre-norm adds delta
-## to the stream, so it is made then: message*W_O, the kernel's own product
-## over the stacked rows.
+## to the stream, so it is made then: message*W_O (+ b_O), the kernel's own
+## product over the stacked rows.
 function [y, T] = attention (kind, z, E, B, allow, mode, pre, past)
   switch (kind)
     case "self"
@@ -68,6 +68,10 @@ function [y, T] = attention (kind, z, E, B, allow, mode, pre, past)
       [y, T] = attn_cross (z, E, B, allow, mode, past);
   endswitch
   if (pre && ! isfield (T, "delta"))
-    T.delta = attn_rows (T.message, B.W_O);
+    if (isfield (B, "b_O"))
+      T.delta = attn_rows (T.message, B.W_O, B.b_O);
+    else
+      T.delta = attn_rows (T.message, B.W_O);
+    endif
   endif
 endfunction

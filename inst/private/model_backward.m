@@ -39,9 +39,10 @@ function G = model_backward (m, tr, dlogits)
     if (c.embed_norm)
       [dX, G.tgt_embed_norm] = layer_norm_backward (dX, tr.tgt_embed_norm, m.tgt_embed_norm, c);
     endif
-    n = rows (dX);
-    G.tgt_pos = zeros (size (m.tgt_pos));
-    G.tgt_pos(1:n,:) = sum (dX, 3);            # every design adds p_t last
+    if (isfield (m, "tgt_pos"))
+      G.tgt_pos = zeros (size (m.tgt_pos));
+      G.tgt_pos(1:rows (dX),:) = sum (dX, 3);  # every design adds p_t last
+    endif
     switch (family.pool)
       case ""
         dtok = dX;
@@ -56,7 +57,7 @@ function G = model_backward (m, tr, dlogits)
         [dc, G.W_P] = attn_rows_backward (dX(1,:,:), tr.c, m.W_P);
         dtok = dX(2:end,:,:);
     endswitch
-    G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, m.tgt_pos, c);
+    G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, c);
     if (c.tie_embeddings)                      # logits = rows*tgt_embed' + b_vocab
       G.tgt_embed += dW_vocab.';
     else
@@ -74,7 +75,11 @@ function G = model_backward (m, tr, dlogits)
     if (c.embed_norm)
       [dS, G.src_embed_norm] = layer_norm_backward (dS, tr.src_embed_norm, m.src_embed_norm, c);
     endif
-    [G.src_embed, G.src_pos] = embed_backward (dS, tr.source_ids, m.src_embed, m.src_pos, c);
+    G.src_embed = embed_backward (dS, tr.source_ids, m.src_embed, c);
+    if (isfield (m, "src_pos"))
+      G.src_pos = zeros (size (m.src_pos));
+      G.src_pos(1:rows (dS),:) = sum (dS, 3);
+    endif
   endif
   if (! strcmp (c.positions, "learned"))      # fixed tables
     for f = {"src_pos", "tgt_pos"}
@@ -87,11 +92,12 @@ function G = model_backward (m, tr, dlogits)
   G = orderfields (G, names(isfield (G, names)));
 endfunction
 
-## [dtable, dpos] = embed_backward (drows, ids, table, pos, c): gradients
-## of embed_forward.  drows n×d×Bt; each table row collects the gradient of
-## every place its token was looked up (in the order of the rows, item
-## after item); position i sums over the batch.
-function [dtable, dpos] = embed_backward (drows, ids, table, pos, c)
+## dtable = embed_backward (drows, ids, table, c): the gradient of
+## embed_forward's token table.  drows n×d×Bt; each table row collects the
+## gradient of every place its token was looked up (in the order of the
+## rows, item after item).  (A position's gradient is the sum over the
+## batch of its rows.)
+function dtable = embed_backward (drows, ids, table, c)
   [V, d] = size (table);
   n = rows (ids);
   at = reshape (ids, n, 1, []) + V * (0:d-1);   # embed_forward's lookup
@@ -99,6 +105,4 @@ function [dtable, dpos] = embed_backward (drows, ids, table, pos, c)
   if (c.embed_scale)
     dtable *= sqrt (d);
   endif
-  dpos = zeros (size (pos));
-  dpos(1:n,:) = sum (drows, 3);
 endfunction

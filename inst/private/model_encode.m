@@ -6,7 +6,7 @@
 ## (layer traces), encoder_norm (final norm) and encoded (m×d×Bt).  mode
 ## "lean" (default "full"): lean layer traces and no source_rows.
 function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full")
-  X = embed_forward (m.src_embed, m.src_pos, src, m.config);
+  X = embed_forward (m.src_embed, field_or_empty (m, "src_pos"), src, m.config);
   if (m.config.embed_norm)
     [X, tr.src_embed_norm] = layer_norm (X, m.src_embed_norm, m.config);
   endif

@@ -35,8 +35,8 @@ function [m, n] = model_new (c, caller)
     switch (p.init)
       case "ones"
         x = ones (p.shape);
-      case "heads"
-        x = c.heads;
+      case {"heads", "kv_heads", "rope_base"}
+        x = c.(p.init);
       case {"sinusoidal", "sinusoidal_concat"}
         x = sinusoid_table (p.shape(1), p.shape(2), p.init);
       otherwise

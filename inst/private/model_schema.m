@@ -20,7 +20,8 @@
 ## position tables)
 ## @item init
 ## how a new model fills it: @qcode{"normal"} (@code{randn / sqrt (fan_in)}),
-## @qcode{"zeros"}, @qcode{"ones"}, @qcode{"heads"} (the head count),
+## @qcode{"zeros"}, @qcode{"ones"}, @qcode{"heads"}, @qcode{"kv_heads"} or
+## @qcode{"rope_base"} (the config's number of that name),
 ## @qcode{"sinusoidal"} or @qcode{"sinusoidal_concat"} (@code{sinusoid_table})
 ## @item fan_in
 ## the divisor's square for @qcode{"normal"} (0 otherwise)
@@ -122,11 +123,12 @@ endfunction
 function P = embedding (side, V, c)
   top = struct ("type", {}, "subs", {});
   P = part ("", top, {[side "_embed"]}, [V c.d], true, "normal", c.d, false);
-  if (strcmp (c.positions, "learned"))
-    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], true, "normal", c.d, false);
-  else
-    P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], false, c.positions, 0, false);
-  endif
+  switch (c.positions)
+    case "learned"
+      P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], true, "normal", c.d, false);
+    case {"sinusoidal", "sinusoidal_concat"}
+      P(2,:) = part ("", top, {[side "_pos"]}, [c.max_len c.d], false, c.positions, 0, false);
+  endswitch                                   # "rope": the self blocks rotate Q and K
   if (c.embed_norm)
     P = [P; norm_parts("", top, [side "_embed_norm"], c)];
   endif
@@ -139,13 +141,29 @@ function P = layer (stack, l, blocks, c)
   pre = sprintf ("%s.%d.", stack, l);
   S = struct ("type", {".", "()"}, "subs", {stack, {l}});
   P = cell (0, 7);
+  hk = c.kv_heads;
   for b = blocks
     B = b{1};
-    P = [P; part(pre, S, {B, "W_Q"}, [d h*c.dk], true, "normal", d, false);
-         part(pre, S, {B, "W_K"}, [d h*c.dk], true, "normal", d, false);
-         part(pre, S, {B, "W_V"}, [d h*c.dv], true, "normal", d, false);
-         part(pre, S, {B, "W_O"}, [h*c.dv d], true, "normal", h*c.dv, false);
-         part(pre, S, {B, "heads"}, [1 1], false, "heads", 0, false)];
+    W = {"W_Q", [d h*c.dk], d; "b_Q", [1 h*c.dk], 0;       # name, shape, fan-in
+         "W_K", [d hk*c.dk], d; "b_K", [1 hk*c.dk], 0;
+         "W_V", [d hk*c.dv], d; "b_V", [1 hk*c.dv], 0;
+         "W_O", [h*c.dv d], h*c.dv; "b_O", [1 d], 0};
+    if (! c.attn_bias)
+      W = W(1:2:end,:);
+    endif
+    for i = 1:rows (W)
+      init = merge (W{i,3} > 0, "normal", "zeros");
+      P(end+1,:) = part (pre, S, {B, W{i,1}}, W{i,2}, true, init, W{i,3}, false);
+    endfor
+    ## fixed numbers the kernels read from the block (check_model holds
+    ## them to the config)
+    P(end+1,:) = part (pre, S, {B, "heads"}, [1 1], false, "heads", 0, false);
+    if (hk != h)
+      P(end+1,:) = part (pre, S, {B, "kv_heads"}, [1 1], false, "kv_heads", 0, false);
+    endif
+    if (strcmp (c.positions, "rope") && ! strcmp (B, "cross"))
+      P(end+1,:) = part (pre, S, {B, "rope_base"}, [1 1], false, "rope_base", 0, false);
+    endif
   endfor
   names = blocks;
   if (c.d_ff > 0)                            # in the order of the FFN's steps
@@ -186,7 +204,8 @@ function P = affine (W, b, a, width, own)
 endfunction
 
 %!shared c
-%! c = struct ("family", "encoder-decoder", "d", 6, "heads", 2, "dk", 3, "dv", 2,
+%! c = struct ("family", "encoder-decoder", "d", 6, "heads", 2, "kv_heads", 2, "dk", 3, "dv", 2,
+%!             "attn_bias", false,
 %!             "d_ff", 5, "ffn_gated", false, "ffn_bias", true, "norm", "pre",
 %!             "norm_kind", "layernorm", "final_norm", true,
 %!             "positions", "sinusoidal", "embed_norm", false, "tie_embeddings", false,

@@ -19,7 +19,9 @@
 ## post-norm: x = LN(x + delta(x));  pre-norm: x = x + delta(LN(x));
 ## a final LN after each stack when final_norm; token rows scaled by
 ## sqrt(d) with embed_scale, the embedded rows normalised with embed_norm;
-## logits Y*W_vocab + b_vocab, or Y*tgt_embed' + b_vocab with tie_embeddings
+## logits Y*W_vocab + b_vocab, or Y*tgt_embed' + b_vocab with tie_embeddings;
+## attention with the biases, key/value heads (kv_heads) and rotary
+## positions (rope_base) its blocks hold
 ## @end group
 ## @end example
 ##
@@ -38,7 +40,7 @@ function r = ref_model_forward (m, src, tgt)
   if (c.embed_scale)
     s = sqrt (c.d);
   endif
-  X = s * m.src_embed(src,:) + m.src_pos(1:ms,:);
+  X = s * m.src_embed(src,:) + positions (m, "src_pos", ms);
   if (c.embed_norm)
     X = norm (X, m.src_embed_norm);
   endif
@@ -54,7 +56,7 @@ function r = ref_model_forward (m, src, tgt)
     X = norm (X, m.encoder_norm);
   endif
   r.encoded = X;
-  Y = s * m.tgt_embed(tgt,:) + m.tgt_pos(1:n,:);
+  Y = s * m.tgt_embed(tgt,:) + positions (m, "tgt_pos", n);
   if (c.embed_norm)
     Y = norm (Y, m.tgt_embed_norm);
   endif
@@ -83,6 +85,14 @@ function r = ref_model_forward (m, src, tgt)
   endfor
 endfunction
 
+## the first n rows of a position table, 0 when the model has none (rotary)
+function P = positions (m, name, n)
+  P = 0;
+  if (isfield (m, name))
+    P = m.(name)(1:n,:);
+  endif
+endfunction
+
 ## x + delta with the model's norm placement; delta_of (z) is the
 ## sublayer's update of its input z.
 function y = residual (x, place, norm, p, name, delta_of)
@@ -99,15 +109,30 @@ endfunction
 ## The update message*W_O of one attention block, head by head, row by row.
 function delta = attention (Xq, Xkv, B, causal)
   h = B.heads;
+  hk = h;                                      # key/value heads (grouped query)
+  if (isfield (B, "kv_heads"))
+    hk = B.kv_heads;
+  endif
   dk = columns (B.W_Q) / h;
-  dv = columns (B.W_V) / h;
+  dv = columns (B.W_V) / hk;
+  bias = @(name, cols) 0;
+  if (isfield (B, "b_Q"))
+    bias = @(name, cols) B.(name)(cols);
+  endif
   message = zeros (rows (Xq), h * dv);
   for j = 1:h
+    g = floor ((j-1) / (h / hk));              # the key/value head it reads
     cq = (j-1)*dk + (1:dk);
+    ck = g*dk + (1:dk);
+    cv = g*dv + (1:dv);
+    Q = Xq * B.W_Q(:,cq) + bias ("b_Q", cq);
+    K = Xkv * B.W_K(:,ck) + bias ("b_K", ck);
+    V = Xkv * B.W_V(:,cv) + bias ("b_V", cv);
+    if (isfield (B, "rope_base"))              # turn row p by p*base^(-2i/dk)
+      Q = turn (Q, B.rope_base);
+      K = turn (K, B.rope_base);
+    endif
     cv = (j-1)*dv + (1:dv);
-    Q = Xq * B.W_Q(:,cq);
-    K = Xkv * B.W_K(:,cq);
-    V = Xkv * B.W_V(:,cv);
     for i = 1:rows (Xq)
       keys = 1:rows (Xkv);
       if (causal)
@@ -119,7 +144,20 @@ function delta = attention (Xq, Xkv, B, causal)
       message(i,cv) = w * V(keys,:);
     endfor
   endfor
-  delta = message * B.W_O;
+  delta = message * B.W_O + bias ("b_O", 1:columns (B.W_O));
+endfunction
+
+## rotary positions of one head's rows (row p at position p-1): entries i
+## and i + dk/2 turn together
+function Y = turn (X, base)
+  half = columns (X) / 2;
+  Y = X;
+  for p = 1:rows (X)
+    for i = 1:half
+      a = (p-1) * base ^ (-2*(i-1) / columns (X));
+      Y(p,[i, i+half]) = [X(p,i)*cos(a) - X(p,i+half)*sin(a), X(p,i+half)*cos(a) + X(p,i)*sin(a)];
+    endfor
+  endfor
 endfunction
 
 function delta = ffn (X, P, act)
