@@ -139,3 +139,24 @@
 %! [t, info] = attn_beam (m, {}, 2);
 %! assert (size (t), [0 0]);
 %! assert (isempty (info));
+
+%!test
+%! ## a Llama-shaped decoder (rotary positions, grouped key/value heads,
+%! ## RMSNorm, gated SiLU FFN without biases, tied head) and an
+%! ## encoder-decoder with rotary positions and biases: the K/V-cached
+%! ## decoding equals the decoding that runs the whole prefix at every step
+%! c = struct ("family", "decoder-only", "vocab", "a b c d e f g", "d", 8, "heads", 4,
+%!             "kv_heads", 2, "layers", 2, "positions", "rope", "attn_bias", true,
+%!             "norm", "pre", "norm_kind", "rmsnorm", "activation", "silu",
+%!             "ffn_gated", true, "ffn_bias", false, "tie_embeddings", true, "seed", 3);
+%! m = attn_family (c);
+%! [t1, i1] = attn_continue (m, "a b", "max_len", 6);
+%! [t2, i2] = attn_continue (m, "a b", "max_len", 6, "cache", false);
+%! assert (t1, t2);
+%! assert (i1.probs, i2.probs, 1e-14);
+%! m = attn_model (struct ("src_vocab", "a b c", "tgt_vocab", "x y z", "d", 8, "heads", 2,
+%!                         "positions", "rope", "attn_bias", true, "kv_heads", 1, "seed", 4));
+%! [s1, j1] = attn_greedy (m, "a b c", "max_len", 5);
+%! [s2, j2] = attn_greedy (m, "a b c", "max_len", 5, "cache", false);
+%! assert (s1, s2);
+%! assert (j1.probs, j2.probs, 1e-14);
