@@ -109,7 +109,13 @@ endfunction
 function check_finite (X, parts, groups, caller, name)
   total = 0;
   for g = groups
-    total += sum (sum ([X{g{1}}]));
+    if (sum (cellfun ("numel", X(g{1}))) <= 2^20)
+      total += sum (sum ([X{g{1}}]));         # small arrays: one call for the group
+    else
+      for k = g{1}                            # large ones read in place, not copied
+        total += sum (X{k}(:));
+      endfor
+    endif
   endfor
   if (! isfinite (total))
     k = find (! cellfun (@(x) all (isfinite (x(:))), X), 1);
