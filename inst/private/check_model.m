@@ -203,6 +203,21 @@ endfunction
 %! check_model (setfield (m, "config", rmfield (m.config, "activation")), "f");
 
 %!test
+%! ## a NaN in an array of a group too large to be joined is found too
+%! words = strjoin (arrayfun (@(i) sprintf ("w%d", i), 1:16400, "UniformOutput", false), " ");
+%! g = attn_family (struct ("family", "decoder-only", "vocab", words, "d", 64, "heads", 2,
+%!                          "layers", 1, "d_ff", 0, "max_len", 4));
+%! check_model (g, "f");
+%! g.tgt_embed(end, 3) = NaN;
+%! try
+%!   check_model (g, "f");
+%!   error ("test:nan", "the NaN was not found");
+%! catch err
+%!   assert (err.identifier, "attention:nonfinite");
+%!   assert (strncmp (err.message, "f: M.tgt_embed must be finite, got NaN at (16404,3)", 50), err.message);
+%! end_try_catch
+
+%!test
 %! c = check_model (m, "f");
 %! assert (c.decoder_layers, 2);
 %! check_model (attn_toy ("blackcat"), "f");
