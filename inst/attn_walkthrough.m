@@ -47,7 +47,7 @@
 ## @end group
 ## @end example
 ##
-## @seealso{attn_forward, attn_show, attn_demo_seed000, attn_demo_seed004}
+## @seealso{attn_forward, attn_show, attn_demo_river_bank, attn_demo_black_cat}
 ## @end deftypefn
 
 function [token, tr] = attn_walkthrough (m, source, prefix, varargin)

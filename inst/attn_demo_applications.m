@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
-## @deftypefn  {} {} attn_demo_seed003 ()
-## @deftypefnx {} {@var{r} =} attn_demo_seed003 ()
+## @deftypefn  {} {} attn_demo_applications ()
+## @deftypefnx {} {@var{r} =} attn_demo_applications ()
 ## Seed 003's numbers: from attention to applications. Compute and print the
 ## numbers that seed 003 (from attention to applications) states.
 ##
@@ -26,7 +26,7 @@
 ##
 ## @example
 ## @group
-## r = attn_demo_seed003 ();
+## r = attn_demo_applications ();
 ## @print{} Seed 003: the numbers it prints, computed by the package
 ## @print{} ...
 ## printf ("%.3f ", r.cls_probs); printf ("\n");
@@ -34,11 +34,11 @@
 ## @end group
 ## @end example
 ##
-## Run it with @code{demo attn_demo_seed003} or by its name.
-## @seealso{attn_demo_seed004, attn_demo_seed000, attn_sdpa}
+## Run it with @code{demo attn_demo_applications} or by its name.
+## @seealso{attn_demo_black_cat, attn_demo_river_bank, attn_sdpa}
 ## @end deftypefn
 
-function varargout = attn_demo_seed003 ()
+function varargout = attn_demo_applications ()
   printf ("Seed 003: the numbers it prints, computed by the package\n\n");
 
   ## 1. next-token softmax over a 50,000-token vocabulary (temperature 1)
@@ -100,16 +100,16 @@ function p = kernel_softmax (z)
 endfunction
 
 %!demo
-%! attn_demo_seed003 ();
+%! attn_demo_applications ();
 
 %!test
 %! ## called by name: the numbers, and no ans of the result
-%! out0 = evalc ("attn_demo_seed003");
+%! out0 = evalc ("attn_demo_applications");
 %! assert (isempty (strfind (out0, "ans =")));
 %! assert (numel (strfind (out0, "\n")) < 40);
 
 %!shared r, out
-%! [out, r] = evalc ("attn_demo_seed003 ()");
+%! [out, r] = evalc ("attn_demo_applications ()");
 
 %!test
 %! ## vocabulary softmax against an independently computed log-sum-exp

@@ -1,6 +1,6 @@
 ## -*- texinfo -*-
-## @deftypefn  {} {} attn_demo_seed000 ()
-## @deftypefnx {} {@var{r} =} attn_demo_seed000 ()
+## @deftypefn  {} {} attn_demo_river_bank ()
+## @deftypefnx {} {@var{r} =} attn_demo_river_bank ()
 ## Seed 000's river bank, step by step (cross-attention). Seed 000's river
 ## bank, all seven steps, with the package's fitted toy.
 ##
@@ -40,7 +40,7 @@
 ##
 ## @example
 ## @group
-## r = attn_demo_seed000 ();
+## r = attn_demo_river_bank ();
 ## @print{} == Step 1. Translate one phrase
 ## @print{} ...
 ## [r.text, "  /  ", r.text2]
@@ -48,12 +48,12 @@
 ## @end group
 ## @end example
 ##
-## Run it with @code{demo attn_demo_seed000} or by its name (fitting the toy
+## Run it with @code{demo attn_demo_river_bank} or by its name (fitting the toy
 ## takes a few seconds).
-## @seealso{attn_toy, attn_walkthrough, attn_demo_seed004}
+## @seealso{attn_toy, attn_walkthrough, attn_demo_black_cat}
 ## @end deftypefn
 
-function varargout = attn_demo_seed000 ()
+function varargout = attn_demo_river_bank ()
   m = attn_toy ("river");
   r.model = m;
   show = @(varargin) printf ("%s\n", attn_show (varargin{:}));
@@ -159,16 +159,16 @@ function p = next_prob (m, source, word)
 endfunction
 
 %!demo
-%! attn_demo_seed000 ();
+%! attn_demo_river_bank ();
 
 %!test
 %! ## called by name, as the help says: the steps, and no ans of the result
-%! out0 = evalc ("attn_demo_seed000");
+%! out0 = evalc ("attn_demo_river_bank");
 %! assert (isempty (strfind (out0, "ans =")));
 %! assert (numel (strfind (out0, "\n")) < 200);
 
 %!shared r, out, ref
-%! [out, r] = evalc ("attn_demo_seed000 ()");
+%! [out, r] = evalc ("attn_demo_river_bank ()");
 %! ## the step of the seed in plain Octave, from the weights (tests/reference)
 %! m = r.model;
 %! ids = attn_encode (m.src_vocab, {"the", "river", "bank", "<eos>"});

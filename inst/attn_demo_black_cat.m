@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
-## @deftypefn  {} {} attn_demo_seed004 ()
-## @deftypefnx {} {} attn_demo_seed004 (@var{png})
-## @deftypefnx {} {@var{r} =} attn_demo_seed004 (@dots{})
+## @deftypefn  {} {} attn_demo_black_cat ()
+## @deftypefnx {} {} attn_demo_black_cat (@var{png})
+## @deftypefnx {} {@var{r} =} attn_demo_black_cat (@dots{})
 ## Seed 004's black cat: encoder, decoder, cross-attention. Seed 004's black
 ## cat, run by the package: the three demos and the alignment grid.
 ##
@@ -32,18 +32,18 @@
 ##
 ## @example
 ## @group
-## r = attn_demo_seed004 ();
+## r = attn_demo_black_cat ();
 ## @print{} Seed 004: ...
 ## r.text
 ## @result{} ans = le chat noir
 ## @end group
 ## @end example
 ##
-## Run it with @code{demo attn_demo_seed004} or by its name.
-## @seealso{attn_toy, attn_greedy, attn_demo_seed000, attn_demo_seed003}
+## Run it with @code{demo attn_demo_black_cat} or by its name.
+## @seealso{attn_toy, attn_greedy, attn_demo_river_bank, attn_demo_applications}
 ## @end deftypefn
 
-function varargout = attn_demo_seed004 (png = "")
+function varargout = attn_demo_black_cat (png = "")
   m = attn_toy ("blackcat");
   french = m.tgt_vocab.words(m.tgt_vocab.bos+1:end);   # le chat noir chien blanc <eos>
   show = @(varargin) printf ("%s\n", attn_show (varargin{:}));
@@ -110,16 +110,16 @@ function varargout = attn_demo_seed004 (png = "")
 endfunction
 
 %!demo
-%! attn_demo_seed004 ();
+%! attn_demo_black_cat ();
 
 %!test
 %! ## called by name: the demos, and no ans of the result
-%! out0 = evalc ("attn_demo_seed004");
+%! out0 = evalc ("attn_demo_black_cat");
 %! assert (isempty (strfind (out0, "ans =")));
 %! assert (numel (strfind (out0, "\n")) < 80);
 
 %!shared r, out
-%! [out, r] = evalc ("attn_demo_seed004 ()");
+%! [out, r] = evalc ("attn_demo_black_cat ()");
 
 %!test
 %! ## demo 1: the seed's numbers, and softmax written out independently
@@ -155,6 +155,6 @@ endfunction
 
 %!test
 %! f = [tempname() ".png"];
-%! evalc ("attn_demo_seed004 (f)");
+%! evalc ("attn_demo_black_cat (f)");
 %! assert (exist (f, "file"), 2);
 %! delete (f);
