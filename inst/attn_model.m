@@ -71,6 +71,8 @@
 ## @item tie_embeddings
 ## true for a vocabulary head that is @code{tgt_embed'} (no
 ## @code{W_vocab}; training keeps the two one array) (false)
+## @item head_bias
+## false for a vocabulary head without the bias @code{b_vocab} (true)
 ## @item max_len
 ## rows of the position tables, the longest sequence (64)
 ## @item encoder_layers, decoder_layers

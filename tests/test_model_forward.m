@@ -86,6 +86,9 @@
 %! assert (! isfield (m, "W_vocab"));
 %! m.b_vocab = randn (size (m.b_vocab));
 %! check_batch (m);
+%! m = small_model ("tie_embeddings", true, "head_bias", false);
+%! assert (! isfield (m, "b_vocab"));
+%! check_batch (m);
 
 %!test
 %! ## the two layouts of the sinusoidal table, from the formula

@@ -125,7 +125,7 @@
 %! c = struct ("src_vocab", "the river bank", "tgt_vocab", "la rive", "d", 4,
 %!             "heads", 2, "d_ff", 3, "max_len", 5, "encoder_layers", 1,
 %!             "decoder_layers", 1, "embed_scale", true, "embed_norm", true,
-%!             "tie_embeddings", true);
+%!             "tie_embeddings", true, "head_bias", false);
 %! m = attn_model (c);
 %! b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
 %! check_gradients (m, @(mm) attn_loss (mm, b), 4);

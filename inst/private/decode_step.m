@@ -17,7 +17,8 @@ function [st, P] = decode_step (m, st, gen)
     endif
     [st, x, L] = stack (m, st, st.ids(s,:));
     st.rows_run += tally (st.sent, 1, st.n0);
-    P = reshape (softmax_rows (attn_rows (x, vocab_head (m), m.b_vocab)), [], R).';
+    [W, b] = vocab_head (m);
+    P = reshape (softmax_rows (attn_rows (x, W, b)), [], R).';
     A = [];
     if (st.want_A)                            # 1×M×h×R per layer -> R×M×h×L
       A = permute (cat (5, arrayfun (@(T) T.cross.A, L, "UniformOutput", false){:}),

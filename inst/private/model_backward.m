@@ -28,7 +28,10 @@ function G = model_backward (m, tr, dlogits)
       [dE, G.W_class, G.b_class] = attn_rows_backward (dlogits, tr.encoded, m.W_class);
     endif
   else
-    [dD, dW_vocab, G.b_vocab] = attn_rows_backward (dlogits, tr.decoder_out, vocab_head (m));
+    [dD, dW_vocab, db] = attn_rows_backward (dlogits, tr.decoder_out, vocab_head (m));
+    if (c.head_bias)
+      G.b_vocab = db;
+    endif
     if (strcmp (family.pool, "prefix"))
       dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
     endif

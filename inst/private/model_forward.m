@@ -78,7 +78,8 @@ function tr = model_forward (m, batch, mode = "full")
     D = D(2:end,:,:);                           # no prediction at the source slot
   endif
   tr.decoder_out = D;
-  tr.logits = attn_rows (D, vocab_head (m), m.b_vocab);
+  [W, b] = vocab_head (m);
+  tr.logits = attn_rows (D, W, b);
   if (full)
     tr.probs = softmax_rows (tr.logits);
   endif

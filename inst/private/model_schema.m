@@ -83,10 +83,8 @@ function parts = model_schema (config)
   endif
   switch (family.readout)
     case "vocab"
-      P = [P; affine("W_vocab", "b_vocab", d, Vt, false)];
-      if (c.tie_embeddings)                   # W_vocab is tgt_embed'
-        P(end-1,:) = [];
-      endif
+      head = affine ("W_vocab", "b_vocab", d, Vt, false);
+      P = [P; head(! [c.tie_embeddings, ! c.head_bias],:)];   # tied: tgt_embed'; no bias
     case "token"
       P = [P; affine("W_class", "b_class", d, Vt, true)];
     case "sentence"
@@ -209,6 +207,7 @@ endfunction
 %!             "d_ff", 5, "ffn_gated", false, "ffn_bias", true, "norm", "pre",
 %!             "norm_kind", "layernorm", "final_norm", true,
 %!             "positions", "sinusoidal", "embed_norm", false, "tie_embeddings", false,
+%!             "head_bias", true,
 %!             "max_len", 9,
 %!             "encoder_layers", 1, "decoder_layers", 2, "seed", 0,
 %!             "src_vocab", attn_vocab ("a b c"), "tgt_vocab", attn_vocab ("x y"));

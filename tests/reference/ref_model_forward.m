@@ -74,9 +74,12 @@ function r = ref_model_forward (m, src, tgt)
   endif
   r.decoder_out = Y;
   if (c.tie_embeddings)
-    r.logits = Y * m.tgt_embed' + m.b_vocab;
+    r.logits = Y * m.tgt_embed';
   else
-    r.logits = Y * m.W_vocab + m.b_vocab;
+    r.logits = Y * m.W_vocab;
+  endif
+  if (c.head_bias)
+    r.logits += m.b_vocab;
   endif
   r.probs = zeros (size (r.logits));
   for i = 1:n
