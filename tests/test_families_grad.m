@@ -99,6 +99,16 @@
 %!test check_family ("pooled-concat", "norm", "pre");
 %!test check_family ("pooled-prefix", "norm", "none");
 %!test check_family ("pooled-prefix", "norm", "post");
+## the architecture options real checkpoints use, on the families they
+## come with: a BERT-shaped token classifier, a GPT-2-shaped and a
+## Llama-shaped decoder
+%!test check_family ("encoder-token", "norm", "post", "attn_bias", true, "embed_norm", true,
+%!                   "activation", "gelu", "norm_eps", 1e-12);
+%!test check_family ("decoder-only", "norm", "pre", "attn_bias", true, "activation", "gelu_tanh",
+%!                   "tie_embeddings", true, "head_bias", false);
+%!test check_family ("decoder-only", "norm", "pre", "norm_kind", "rmsnorm", "positions", "rope",
+%!                   "heads", 2, "kv_heads", 1, "activation", "silu", "ffn_gated", true,
+%!                   "ffn_bias", false, "head_bias", false);
 
 ## The lean training pass (attn_loss without info: the kernels' lean
 ## traces, no probs, no inspection fields) against the full one (with
