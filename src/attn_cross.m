@@ -89,11 +89,11 @@
 ## trace: @qcode{"full"} (the default) returns every field above;
 ## @qcode{"lean"} returns only what @code{attn_backward} reads
 ## (@code{kind}, @code{heads}, @code{D}, @code{E}, @code{key_allow}, @code{Q}, @code{K},
-## @code{V}, @code{A}, @code{message}), each equal to the same field of the
-## full trace, for training where nothing inspects the scores: the scores
-## are never stored (the softmax runs in place) and @code{delta} and
-## @code{out} are not copied.  @var{Y} and the gradients of
-## @code{attn_backward} are the same in both modes.
+## @code{V}, @code{A}, @code{message}) and @code{delta} (what a pre-norm
+## residual adds), each equal to the same field of the full trace, for
+## training where nothing inspects the scores: the scores are never stored
+## (the softmax runs in place) and @code{out} is not copied.  @var{Y} and
+## the gradients of @code{attn_backward} are the same in both modes.
 ##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace
 ## (gradients @code{dD} and @code{dE}).

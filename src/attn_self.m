@@ -83,10 +83,10 @@
 ## trace: @qcode{"full"} (the default) returns every field above;
 ## @qcode{"lean"} returns only what @code{attn_backward} reads
 ## (@code{kind}, @code{heads}, @code{X}, @code{key_allow}, @code{Q}, @code{K},
-## @code{V}, @code{A}, @code{message}), each equal to the same field of the
-## full trace, for training where nothing inspects the scores: the scores
-## are never stored (the softmax runs in place) and @code{delta} and
-## @code{out} are not copied.  @var{Y} and the gradients of
+## @code{V}, @code{A}, @code{message}) and @code{delta} (what a pre-norm
+## residual adds), each equal to the same field of the full trace, for
+## training where nothing inspects the scores: the scores are never stored
+## (the softmax runs in place) and @code{out} is not copied.  @var{Y} and the gradients of
 ## @code{attn_backward} are the same in both modes.
 ##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
@@ -198,7 +198,7 @@
 %!error id=attention:mask attn_self (eye (4), struct ("W_Q", eye (4), "W_K", eye (4), "W_V", eye (4), "W_O", eye (4), "heads", 1), true (3, 1))
 
 %!test
-%! ## the lean trace: the fields attn_backward reads, each equal to the full
+%! ## the lean trace: the fields attn_backward reads and delta, each equal to the full
 %! ## trace's, and the same gradients
 %! X = randn (4, 3, 2);
 %! B = struct ("W_Q", randn (3, 4), "W_K", randn (3, 4), "W_V", randn (3, 2),
@@ -206,7 +206,7 @@
 %! [Y, T] = attn_self (X, B);
 %! [Yl, L] = attn_self (X, B, [], "lean");
 %! assert (fieldnames (L)', {"kind", "heads", "X", "key_allow", "Q", "K", ...
-%!                           "V", "A", "message"});
+%!                           "V", "A", "message", "delta"});
 %! assert (Yl, Y);
 %! for f = fieldnames (L)'
 %!   assert (L.(f{1}), T.(f{1}));

@@ -669,7 +669,7 @@ static const char *part_names[BLOCK_PARTS] = {
 
 /* The memory policy of a block call, in one place.  Checks the total
  * against the machine's memory, then: the parts the trace T returns
- * (want_trace; the lean trace has no scores and no delta) are result
+ * (want_trace; the lean trace has no scores) are result
  * arrays (gw_new_double, so large ones are made by Octave and filled in
  * place), and so is Y; the parts T does not return live in the call's one
  * workspace, after the kernel's own part; the scores share the weights'
@@ -700,7 +700,7 @@ static double *block_memory(const attn_shape *s, int cross, int want_trace,
         for (int k = 0; k < nd; k++)
             numel[i] *= (size_t) part_dims[i][k];
         parts[i] = NULL;
-        if (want_trace && !(lean && (i == P_SCORES || i == P_DELTA))) {
+        if (want_trace && !(lean && i == P_SCORES)) {
             parts[i] = gw_new_double(nd, part_dims[i]);
             buf[i] = mxGetDoubles(parts[i]);
         } else if (i != P_SCORES)
@@ -790,7 +790,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
         return;
 
     /* kind, heads, the inputs, key_allow, then the parts T holds and out
-     * (the lean trace stops at message) */
+     * (the lean trace has no scores and no out) */
     const char *fields[16];
     int nf = 0;
     fields[nf++] = "kind";

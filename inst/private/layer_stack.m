@@ -24,7 +24,6 @@ function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], m
     kind = "masked";
   endif
   full = strcmp (mode, "full");
-  pre = strcmp (c.norm, "pre");
   L = struct ([]);
   for l = 1:numel (P)
     p = P(l);
@@ -37,10 +36,10 @@ function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], m
       C = cache(l);
     endif
     [x, S] = sublayer (x, S, p, "self", c,
-                       @(z) attention (kind, z, [], p.self, allow, mode, pre, C.self), mode);
+                       @(z) attention (kind, z, [], p.self, allow, mode, C.self), mode);
     if (isfield (p, "cross"))
       [x, S] = sublayer (x, S, p, "cross", c,
-                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, pre, C.cross),
+                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, C.cross),
                          mode);
     endif
     if (isfield (p, "ffn"))
@@ -53,12 +52,10 @@ function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], m
   endfor
 endfunction
 
-## [y, T] = attention (kind, z, E, B, allow, mode, pre, past): the attention
+## [y, T] = attention (kind, z, E, B, allow, mode, past): the attention
 ## block of a sublayer (kind "self", "masked" or "cross", keys from E, past
-## the K/V cache or []).  The lean trace has no delta; pre-norm adds delta
-## to the stream, so it is made then: message*W_O (+ b_O), the kernel's own
-## product over the stacked rows.
-function [y, T] = attention (kind, z, E, B, allow, mode, pre, past)
+## the K/V cache or []), in the kernels' trace mode.
+function [y, T] = attention (kind, z, E, B, allow, mode, past)
   switch (kind)
     case "self"
       [y, T] = attn_self (z, B, allow, mode, past);
@@ -67,11 +64,4 @@ function [y, T] = attention (kind, z, E, B, allow, mode, pre, past)
     otherwise
       [y, T] = attn_cross (z, E, B, allow, mode, past);
   endswitch
-  if (pre && ! isfield (T, "delta"))
-    if (isfield (B, "b_O"))
-      T.delta = attn_rows (T.message, B.W_O, B.b_O);
-    else
-      T.delta = attn_rows (T.message, B.W_O);
-    endif
-  endif
 endfunction
