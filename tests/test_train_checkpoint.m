@@ -198,6 +198,15 @@
 %! fail ('attn_train (m, corpus, "epochs", 3, opts{:}, "validation", corpus(6:7,:), "checkpoint", f)',
 %!       "another validation corpus");
 %! fail ('attn_train (m, corpus, "epochs", 3, opts{:}, "checkpoint", f)', "another validation corpus");
+%! ## a validation history that is not one finite entry per epoch: refused
+%! poke (f, "train.val_exact", NaN);
+%! try
+%!   attn_train (m, corpus, "epochs", 3, opts{:}, "validation", val, "checkpoint", f);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:file", err.message);
+%!   assert (! isempty (strfind (err.message, "val_exact")), err.message);
+%! end_try_catch
 %! delete (f);
 %! ## a run without one continues only without one
 %! attn_train (m, corpus, "epochs", 1, opts{:}, "checkpoint", f);

@@ -81,15 +81,12 @@ function run = checkpoint_read (file, run, o, N, steps)
              "%s is not a checkpoint of attn_train: its __metadata__ has no format \"attention-checkpoint 1\"",
              where);
     endif
-    ## (a checkpoint written before validation existed has no validation
-    ## fingerprint and no val_ arrays: it was written without one)
-    checked = isfield (meta, "validation");
     [saved, parts, at] = file_model ("plan", meta, info, "model.", where, "attn_train",
-                                     [{"format", "optimizer", "corpus"}, repmat({"validation"}, 1, checked)]);
+                                     {"format", "optimizer", "corpus", "validation"});
     train = {"t", "epoch", "step", "order", "rand", "total", "tokens", "epoch_seconds", ...
              "options", "mom", "vel", "loss", "epoch_loss", "tokens_per_s", "seconds", "diverged", ...
              "val_loss", "val_exact", "val_token_accuracy"};
-    want = [{parts.name}, strcat("train.", train(1:end - 3 * ! checked))];
+    want = [{parts.name}, strcat("train.", train)];
     if (! isempty (setxor (want, {info.name})))
       odd = [setdiff(want, {info.name}), setdiff({info.name}, want)];
       error ("attention:file", "%s: the arrays must be those of a %s model and its training state; \"%s\" is %s",
@@ -116,12 +113,6 @@ function run = checkpoint_read (file, run, o, N, steps)
   endif
   if (! strcmp (meta.corpus, o.fingerprint))
     mismatch (where, "another corpus");
-  endif
-  if (! checked)
-    meta.validation = "";
-    for n = {"val_loss", "val_exact", "val_token_accuracy"}
-      A.(["train." n{1}]) = zeros (1, 0);
-    endfor
   endif
   if (! strcmp (meta.validation, o.val_fingerprint))
     mismatch (where, merge (isempty (meta.validation), "no validation corpus",
