@@ -545,7 +545,8 @@ endfunction
 %!test
 %! ## what is printed: the validation per epoch, samples every 2 steps
 %! val = {"the white cat", "le chat blanc"};
-%! out = evalc ('attn_train (m, corpus, "epochs", 2, "batch_size", 1, "validation", val, "samples", 2)');
+%! out = evalc ('ms = attn_train (m, corpus, "epochs", 2, "batch_size", 1, "validation", val, "samples", 2)');
+%! assert (isequal (ms, attn_train (m, corpus, "epochs", 2, "batch_size", 1, "verbose", false)));
 %! assert (! isempty (regexp (out, 'epoch 2/2  loss [0-9.]+  val loss [0-9.]+  val exact [01]\.[0-9]{3}  [0-9]+ tokens/s')), out);
 %! lines = regexp (out, 'step (\d+)  the white cat -> [a-z <>]*  \(target: le chat blanc\)', "tokens");
 %! assert (cellfun (@(t) str2double (t{1}), lines), [2 4 6]);
