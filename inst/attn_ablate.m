@@ -15,12 +15,13 @@
 ## A block with @var{heads} (a list of head numbers, 1 to h): each listed
 ## head's rows of @code{W_O} are set to 0.  Head j's rows are
 ## (j-1)·dv+1 @dots{} j·dv, the rows that multiply its columns of
-## @code{message} in @code{delta = message*W_O}; so the block's update is
+## @code{message} in @code{delta = message*W_O (+ b_O)}; so the block's update is
 ## what it would be with head j's message columns zeroed, and the other
 ## heads are untouched.
 ## @item
-## A block without @var{heads}: every head, all of @code{W_O}; the block's
-## update @code{delta} is 0 and its output is its input.
+## A block without @var{heads}: all of @code{W_O}, and the output bias
+## @code{b_O} when the block has one; the block's update @code{delta} is 0
+## and its output is its input.  (Listing every head keeps @code{b_O}.)
 ## @item
 ## An FFN: @code{W_2} and @code{b_2} set to 0, so its update is 0.
 ## @end itemize
@@ -77,12 +78,15 @@ function m = attn_ablate (m, part, heads = [])
     h = S.heads;
     if (nargin < 3)
       heads = 1:h;
+      if (isfield (S, "b_O"))
+        S.b_O(:) = 0;
+      endif
     elseif (! (isnumeric (heads) && isreal (heads) && isvector (heads)
                && all (heads == fix (heads) & heads >= 1 & heads <= h)))
       error ("attention:heads", "attn_ablate: HEADS must be head numbers from 1 to %d (%s has %d heads), got %s",
              h, part, h, disp_arg (heads));
     endif
-    dv = columns (S.W_V) / h;
+    dv = rows (S.W_O) / h;                              # W_O: h*dv x d
     S.W_O((heads(:)' - 1) * dv + (1:dv)', :) = 0;       # head j: rows (j-1)*dv+1 .. j*dv
   endif
   m.(stack)(l).(what) = S;
@@ -171,6 +175,26 @@ endfunction
 %! message(:, 3:4) = 0;
 %! logits = (tr.source_rows + message * e.encoder(1).self.W_O) * e.W_class + e.b_class;
 %! assert (attn_forward (attn_ablate (e, "encoder(1).self", 2), src{1}).logits, logits, 1e-12);
+
+%!test
+%! ## grouped-query attention with biases: query head 3 of 4 (two K/V heads)
+%! ## off is its message columns zeroed, b_O kept; the whole block off
+%! ## zeroes b_O too
+%! c = struct ("src_vocab", {src}, "tgt_vocab", {tgt}, "d", 8, "heads", 4, "kv_heads", 2,
+%!             "attn_bias", true, "d_ff", 0, "encoder_layers", 1, "decoder_layers", 1,
+%!             "norm", "none", "seed", 3);
+%! g = attn_model (c);
+%! g.decoder(1).cross.b_O = 0.1 * (1:8);
+%! tr = attn_forward (g, src{1}, ["<bos> " tgt{1}]);
+%! X = tr.decoder(1).cross;
+%! dv = rows (g.decoder(1).cross.W_O) / 4;
+%! message = X.message;
+%! message(:, 2*dv+1:3*dv) = 0;
+%! delta = message * g.decoder(1).cross.W_O + g.decoder(1).cross.b_O;
+%! ta = attn_forward (attn_ablate (g, "decoder(1).cross", 3), src{1}, ["<bos> " tgt{1}]);
+%! assert (ta.logits, (X.D + delta) * g.W_vocab + g.b_vocab, 1e-12);
+%! ta = attn_forward (attn_ablate (g, "decoder(1).cross"), src{1}, ["<bos> " tgt{1}]);
+%! assert (ta.decoder(1).cross.out, X.D, 1e-15);
 
 %!error <Invalid call> attn_ablate (m)
 %!error id=attention:model attn_ablate (1, "decoder(1).self")
