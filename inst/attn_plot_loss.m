@@ -12,9 +12,12 @@
 ## same length as the longest curve, else 1, 2, @dots{}.  Every curve is
 ## drawn on its own true steps, never stretched: a shorter curve (a
 ## NaN-padded column, a shorter field) ends where its data ends, its k-th
-## point at the k-th x; a field @code{epoch_@dots{}} beside a history's
-## @code{epoch_step} (the step each epoch ended at, as @code{attn_train}
-## records it) has its k-th point at step @code{epoch_step(k)}.  A curve
+## point at the k-th x; a field @code{epoch_@dots{}} or @code{val_@dots{}}
+## beside a history's @code{epoch_step} (the step each epoch ended at, as
+## @code{attn_train} records it) has its k-th point at step
+## @code{epoch_step(k)}: the training loss of every step, its mean per
+## epoch and the validation loss (@code{val_loss}) share one axis of true
+## steps, the legend naming each.  A curve
 ## equal to one drawn before it (e.g. @code{epoch_loss} when every epoch
 ## is one step) is not drawn again: the legend names both, as
 ## @code{loss = epoch_loss}.
@@ -115,7 +118,7 @@ function [X, Y, names, xname] = curves (history, labels)
     for k = 1:numel (names)
       v = history.(names{k});
       at = 1:numel (v);
-      if (strncmp (names{k}, "epoch_", 6) && isfield (history, "epoch_step")
+      if (! isempty (regexp (names{k}, "^(epoch|val)_", "once")) && isfield (history, "epoch_step")
           && numel (history.epoch_step) == numel (v) && all (history.epoch_step <= n))
         at = history.epoch_step;
       endif
@@ -208,6 +211,31 @@ endfunction
 %! lines = findobj (findobj (h, "type", "axes", "-not", "tag", "legend"), "type", "line");
 %! assert (numel (lines), 1);
 %! assert (get (lines, "displayname"), "loss = epoch_loss");
+%! close (h);
+
+%!test
+%! ## attn_train with a validation corpus: the step losses, the epoch means
+%! ## and the validation loss on one axis of true steps, a legend naming each
+%! m = attn_toy ("blackcat");
+%! corpus = {"the black cat", "le chat noir"; "the white dog", "le chien blanc";
+%!           "the black dog", "le chien noir"};
+%! [~, hist] = attn_train (m, corpus, "epochs", 3, "batch_size", 2, "lr", 0.01, "verbose", false,
+%!                         "validation", {"the white cat", "le chat blanc"});
+%! h = attn_plot_loss (hist);
+%! ax = findobj (h, "type", "axes", "-not", "tag", "legend");
+%! lines = findobj (ax, "type", "line");
+%! name = get (lines, "displayname");
+%! assert (sort (name), {"epoch_loss"; "loss"; "val_loss"});
+%! x = @(n) get (lines(strcmp (name, n)), "xdata")(:)';
+%! y = @(n) get (lines(strcmp (name, n)), "ydata")(:)';
+%! assert (x ("loss"), 1:6);
+%! assert (x ("val_loss")(1:3), [2 4 6]);
+%! assert (y ("val_loss")(1:3), hist.val_loss);
+%! assert (all (isnan (x ("val_loss")(4:end))));
+%! assert (x ("epoch_loss")(1:3), hist.epoch_step);
+%! legend_box = findobj (h, "type", "axes", "tag", "legend");
+%! assert (! isempty (legend_box));
+%! assert (get (ax, "xlabel") != 0 && strcmp (get (get (ax, "xlabel"), "string"), "step"));
 %! close (h);
 
 %!error id=attention:field attn_plot_loss (struct ("acc", [1 2]))

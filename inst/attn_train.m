@@ -26,6 +26,24 @@
 ## @code{checkpoint} (a file name, @qcode{""} = none) and
 ## @code{checkpoint_every} (100 steps).
 ##
+## @strong{Validation.}  @code{validation} (@qcode{@{@}} = none) is a
+## held-out corpus of the same form as @var{corpus}, its sentences text.
+## At the end of every epoch the model of that moment is measured on it
+## and the history records @code{val_loss} (the training objective on the
+## validation pairs: @code{attn_loss} with the same @code{label_smoothing}
+## and, for a decoder-only model, the same prompt weights; without either
+## it is @code{attn_loss (m, sources, targets)}), and @code{val_exact} and
+## @code{val_token_accuracy} (@code{attn_score}'s @code{exact} and
+## @code{token_accuracy}: a generating model's greedy output equals the
+## target, a token classifier's every label of a sentence is right, a
+## sentence classifier's class is right; and per token).  The epoch's
+## line prints them.  Greedy decoding of the whole set runs every epoch:
+## a few hundred pairs are plenty.  @code{samples} (0 = none): every that
+## many steps, print what the model of that step makes of the first three
+## validation sources (of the training corpus when there is no validation
+## corpus) beside their targets.  Neither changes the run: the model and
+## the losses are those of the same call without them, bit for bit.
+##
 ## @strong{Checkpoints.}  With @code{checkpoint}, the whole training state
 ## is saved in that file: at the start, every @code{checkpoint_every}
 ## steps, at the end, when the loss diverges and when the run is
@@ -57,7 +75,9 @@
 ## @var{history}: @code{loss} (one entry per step; after a divergence the
 ## last entry is the diverged loss), @code{epoch_loss} (token-weighted mean
 ## per finished epoch), @code{epoch_step} (the step each finished epoch
-## ended at: @code{attn_plot_loss} draws @code{epoch_loss} there),
+## ended at: @code{attn_plot_loss} draws @code{epoch_loss} and the
+## validation curve there), @code{val_loss}, @code{val_exact},
+## @code{val_token_accuracy} (per epoch; empty without @code{validation}),
 ## @code{tokens_per_s} (per epoch), @code{seconds}
 ## (total), @code{diverged} (the step whose loss diverged, 0 if none).
 ##
@@ -93,14 +113,18 @@ function [m, history] = attn_train (m, corpus, varargin)
                       "seed", 0, "integer [0, 4294967295]";
                       "checkpoint", "", "text";
                       "checkpoint_every", 100, "integer [1, Inf]";
+                      "validation", {}, "any";
+                      "samples", 0, "integer [0, Inf)";
                       "verbose", true, "flag"}, varargin);
   check_model (m, "attn_train");
-  [sources, targets] = corpus_pairs (corpus);
+  [sources, targets] = corpus_pairs (corpus, "CORPUS", "attention:type");
   ## the corpus encoded and padded once; each step slices its columns
   [data, lengths] = model_batch (m, sources, targets, "attn_train");
   check_batch (m, data, "attn_train", true);
   N = numel (sources);
   o.weights = prompt_weights (m, data, targets, o.prompt_weight);
+  val = held_out (m, o);
+  show = sample_pairs (val, sources, targets, o.samples);
   steps = ceil (N / o.batch_size);
   old = rand ("state");
   rand ("state", o.seed);
@@ -108,8 +132,9 @@ function [m, history] = attn_train (m, corpus, varargin)
                 "order", 1:N, "rand", rand ("state"), "total", 0, "tokens", 0,
                 "epoch_seconds", 0,
                 "history", struct ("loss", zeros (1, 0), "epoch_loss", zeros (1, 0),
-                                   "epoch_step", zeros (1, 0), "tokens_per_s", zeros (1, 0),
-                                   "seconds", 0, "diverged", 0));
+                                   "epoch_step", zeros (1, 0), "val_loss", zeros (1, 0),
+                                   "val_exact", zeros (1, 0), "val_token_accuracy", zeros (1, 0),
+                                   "tokens_per_s", zeros (1, 0), "seconds", 0, "diverged", 0));
   rand ("state", old);
   saving = ! isempty (o.checkpoint);
   if (any (o.checkpoint == "\0"))
@@ -118,6 +143,10 @@ function [m, history] = attn_train (m, corpus, varargin)
   if (saving)
     ## the options and corpus a checkpoint must have been written with
     o.fingerprint = train_checkpoint ("fingerprint", data);
+    o.val_fingerprint = "";
+    if (! isempty (val))
+      o.val_fingerprint = train_checkpoint ("fingerprint", val.data);
+    endif
     [~, absent] = stat (o.checkpoint);        # (exist would search the load path)
     if (! absent)
       run = train_checkpoint ("read", o.checkpoint, run, o, N, steps);
@@ -173,6 +202,9 @@ function [m, history] = attn_train (m, corpus, varargin)
           if (saving && mod (run.t, o.checkpoint_every) == 0)
             train_checkpoint ("write", o.checkpoint, run, o, toc (t0), toc (start));
           endif
+          if (o.samples > 0 && mod (run.t, o.samples) == 0)
+            print_samples (run.m, show, run.t);
+          endif
         endwhile
         if (run.history.diverged)
           break;
@@ -182,13 +214,21 @@ function [m, history] = attn_train (m, corpus, varargin)
         next.history.epoch_loss(end+1) = run.total / run.tokens;
         next.history.epoch_step(end+1) = numel (run.history.loss);
         next.history.tokens_per_s(end+1) = run.tokens / seconds;
+        said = "";
+        if (! isempty (val))
+          [loss, exact, accuracy] = validate (run.m, val, o.batch_size);
+          next.history.val_loss(end+1) = loss;
+          next.history.val_exact(end+1) = exact;
+          next.history.val_token_accuracy(end+1) = accuracy;
+          said = sprintf ("  val loss %.4f  val exact %.3f", loss, exact);
+        endif
         next.epoch = run.epoch + 1;
         next.step = 0;
         run = next;
         if (o.verbose)
           left = toc (start) / (run.epoch - 1) * (o.epochs - run.epoch + 1);
-          printf ("epoch %d/%d  loss %.4f  %.0f tokens/s  time left %d:%02d\n", run.epoch - 1,
-                  o.epochs, run.history.epoch_loss(end), run.history.tokens_per_s(end),
+          printf ("epoch %d/%d  loss %.4f%s  %.0f tokens/s  time left %d:%02d\n", run.epoch - 1,
+                  o.epochs, run.history.epoch_loss(end), said, run.history.tokens_per_s(end),
                   floor (left / 60), round (mod (left, 60)));
           fflush (stdout);
         endif
@@ -298,8 +338,82 @@ function W = prompt_weights (m, data, targets, w)
   endif
 endfunction
 
-## Sources and targets (1×N cells) of an N×2 cell or a source/target struct.
-function [sources, targets] = corpus_pairs (corpus)
+## The validation corpus of option "validation" encoded and padded once
+## (data, lengths as model_batch gives them), its sentences (source,
+## target: 1×N cellstr) and the loss weight of its labels; [] for none.
+function val = held_out (m, o)
+  val = [];
+  if (isempty (o.validation))
+    return;
+  endif
+  [source, target] = corpus_pairs (o.validation, "option \"validation\"", "attention:option");
+  if (! (iscellstr (source) && iscellstr (target)))
+    error ("attention:option",
+           "attn_train: option \"validation\" must hold sentences as text (attn_score decodes them), got %s",
+           disp_arg (o.validation));
+  endif
+  [data, lengths] = model_batch (m, source, target, "attn_train");
+  check_batch (m, data, "attn_train", true);
+  val = struct ("data", data, "lengths", lengths, "source", {source}, "target", {target},
+                "weights", prompt_weights (m, data, target, o.prompt_weight),
+                "smoothing", o.label_smoothing);
+endfunction
+
+## [loss, exact, accuracy] = validate (m, val, batch_size): the training
+## objective on the validation pairs (the labels' weighted mean over
+## batches of batch_size, as one attn_loss of them all gives it) and
+## attn_score's exact match and token accuracy
+function [loss, exact, accuracy] = validate (m, val, batch_size)
+  N = numel (val.source);
+  [total, count] = deal (0);
+  for first = 1:batch_size:N
+    pick = first:min (first + batch_size - 1, N);
+    batch = model_batch (val.data, val.lengths, pick);
+    w = batch.tgt_allow;
+    weights = [];
+    if (! isempty (val.weights))
+      weights = val.weights(1:rows (batch.labels), pick);
+      w = weights .* w;
+    endif
+    total += model_loss (m, batch, weights, val.smoothing, "lean") * sum (w(:));
+    count += sum (w(:));
+  endfor
+  loss = total / max (count, realmin);
+  S = attn_score (m, struct ("source", {val.source}, "target", {val.target}),
+                  "batch_size", batch_size);
+  [exact, accuracy] = deal (S.exact, S.token_accuracy);
+endfunction
+
+## the pairs option "samples" shows: the first three of the validation
+## corpus, else of the training corpus (text either way); [] for none
+function show = sample_pairs (val, sources, targets, every)
+  show = [];
+  if (every == 0)
+    return;
+  endif
+  if (! isempty (val))
+    [sources, targets] = deal (val.source, val.target);
+  elseif (! (iscellstr (sources) && iscellstr (targets)))
+    error ("attention:option",
+           "attn_train: option \"samples\" shows sentences as text: give a \"validation\" corpus of text, or a CORPUS of text");
+  endif
+  k = 1:min (3, numel (sources));
+  show = struct ("source", {sources(k)}, "target", {targets(k)});
+endfunction
+
+## print what the model of step t makes of the sample pairs
+function print_samples (m, show, t)
+  S = attn_score (m, show);
+  for k = 1:S.n
+    printf ("step %d  %s -> %s  (target: %s)\n", t, show.source{k}, S.predictions{k},
+            strtrim (show.target{k}));
+  endfor
+  fflush (stdout);
+endfunction
+
+## Sources and targets (1×N cells) of an N×2 cell or a source/target struct;
+## errors call it NAME, a wrong form raises ID.
+function [sources, targets] = corpus_pairs (corpus, name, id)
   if (iscell (corpus) && columns (corpus) == 2)
     sources = corpus(:,1)';
     targets = corpus(:,2)';
@@ -309,12 +423,12 @@ function [sources, targets] = corpus_pairs (corpus)
     sources = corpus.source(:)';
     targets = corpus.target(:)';
   else
-    error ("attention:type",
-           "attn_train: CORPUS must be an N×2 cell of {source, target} sentences or a struct with cells source and target of equal length, got %s",
-           disp_arg (corpus));
+    error (id,
+           "attn_train: %s must be an N×2 cell of {source, target} sentences or a struct with cells source and target of equal length, got %s",
+           name, disp_arg (corpus));
   endif
   if (isempty (sources))
-    error ("attention:size", "attn_train: CORPUS holds no sentence pair");
+    error ("attention:size", "attn_train: %s holds no sentence pair", name);
   endif
 endfunction
 
@@ -369,6 +483,84 @@ endfunction
 %!         attn_train (lm, qa, "epochs", 1, "verbose", false));
 %! assert (attn_train (m, corpus, "epochs", 1, "prompt_weight", 0, "verbose", false),
 %!         attn_train (m, corpus, "epochs", 1, "verbose", false));
+
+%!test
+%! ## validation: each epoch's val_loss is attn_loss of the validation pairs
+%! ## with the model at that epoch's end (the run of that many epochs), and
+%! ## val_exact the share of greedy translations equal to the target; the
+%! ## run itself is the one without validation, bit for bit
+%! val = {"the white cat", "le chat blanc"; "the dog", "le chien"; "the cat", "le chat"};
+%! opts = {"batch_size", 2, "lr", 0.05, "seed", 3, "verbose", false};
+%! [m3, h] = attn_train (m, corpus, "epochs", 3, opts{:}, "validation", val);
+%! [m0, h0] = attn_train (m, corpus, "epochs", 3, opts{:});
+%! assert (isequal (m3, m0) && isequal (h.loss, h0.loss));
+%! assert (size (h.val_loss), [1 3]);
+%! assert (isempty (h0.val_loss));
+%! for e = 1:3
+%!   me = attn_train (m, corpus, "epochs", e, opts{:});
+%!   assert (h.val_loss(e), attn_loss (me, val(:,1), val(:,2)), 1e-12);
+%!   right = 0;
+%!   for i = 1:rows (val)
+%!     right += strcmp (attn_greedy (me, val{i,1}), val{i,2});
+%!   endfor
+%!   assert (h.val_exact(e), right / rows (val));
+%! endfor
+%! ## label smoothing: the same objective on the validation pairs
+%! [~, h] = attn_train (m, corpus, "epochs", 1, opts{:}, "label_smoothing", 0.1,
+%!                      "validation", cell2struct ({val(:,1); val(:,2)}, {"source", "target"}));
+%! m1 = attn_train (m, corpus, "epochs", 1, opts{:}, "label_smoothing", 0.1);
+%! assert (h.val_loss, attn_loss (m1, val(:,1), val(:,2), "label_smoothing", 0.1), 1e-12);
+
+%!test
+%! ## a decoder-only model with prompt_weight: the answer-weighted loss
+%! lm = attn_family (struct ("family", "decoder-only", "vocab", "a b c ? d e", "d", 6,
+%!                           "heads", 2, "d_ff", 8, "seed", 3));
+%! qa = {"a b ?", "d"; "c ?", "e d"; "a ?", "e"};
+%! [lm1, h] = attn_train (lm, qa(1:2,:), "epochs", 1, "prompt_weight", 0, "lr", 0.01,
+%!                        "verbose", false, "validation", qa(3,:), "batch_size", 1);
+%! w = [0 0 1 1]';                                   # a ? | e <eos>
+%! assert (h.val_loss, attn_loss (lm1, qa(3,1), qa(3,2), "weights", w), 1e-12);
+%! assert (h.val_exact, double (strcmp (attn_continue (lm1, "a ?", "max_len", 2), "e")));
+
+%!test
+%! ## a token classifier: exact is every label of a sentence right,
+%! ## val_token_accuracy per word (argmax of the probabilities)
+%! c = struct ("family", "encoder-token", "vocab", {{"anna sees oslo", "omar sees cairo"}},
+%!             "classes", {{"PER", "LOC", "O"}}, "d", 6, "heads", 2, "layers", 1, "seed", 1);
+%! e = attn_family (c);
+%! data = {"anna sees oslo", "PER O LOC"; "omar sees cairo", "PER O LOC"};
+%! val = {"omar sees oslo", "PER O LOC"; "anna sees cairo", "PER O O"};
+%! [e1, h] = attn_train (e, data, "epochs", 2, "lr", 0.05, "verbose", false, "validation", val);
+%! [right, words] = deal (0);
+%! for i = 1:2
+%!   [~, best] = max (attn_forward (e1, val{i,1}).probs, [], 2);
+%!   hit = strcmp (e1.tgt_vocab.words(best), strsplit (val{i,2}, " "));
+%!   right(end+1) = all (hit);
+%!   words += sum (hit);
+%! endfor
+%! assert (h.val_exact(2), sum (right) / 2);
+%! assert (h.val_token_accuracy(2), words / 6);
+%! assert (h.val_loss(2), attn_loss (e1, val(:,1), val(:,2)), 1e-12);
+
+%!test
+%! ## what is printed: the validation per epoch, samples every 2 steps
+%! val = {"the white cat", "le chat blanc"};
+%! out = evalc ('ms = attn_train (m, corpus, "epochs", 2, "batch_size", 1, "validation", val, "samples", 2)');
+%! assert (isequal (ms, attn_train (m, corpus, "epochs", 2, "batch_size", 1, "verbose", false)));
+%! assert (! isempty (regexp (out, 'epoch 2/2  loss [0-9.]+  val loss [0-9.]+  val exact [01]\.[0-9]{3}  [0-9]+ tokens/s')), out);
+%! lines = regexp (out, 'step (\d+)  the white cat -> [a-z <>]*  \(target: le chat blanc\)', "tokens");
+%! assert (cellfun (@(t) str2double (t{1}), lines), [2 4 6]);
+%! ## without validation the samples are the first three training pairs
+%! out = evalc ('attn_train (m, corpus, "epochs", 1, "batch_size", 3, "samples", 1, "verbose", false)');
+%! assert (numel (strfind (out, "step 1  ")), 3);
+%! assert (! isempty (strfind (out, "the white dog -> ")));
+
+%!error <option "validation" must be an N×2 cell> attn_train (m, corpus, "validation", {"a"})
+%!error id=attention:option attn_train (m, corpus, "validation", {1, 2})
+%!error <option "validation" must hold sentences as text> attn_train (m, corpus, "validation", {[1 2], [3 4]})
+%!error <option "samples" must be an integer> attn_train (m, corpus, "samples", -1)
+%!error <option "samples" shows sentences as text> attn_train (m, {[4 5], [4 5]}, "samples", 1)
+%!error <not in the .*vocabulary> attn_train (m, corpus, "validation", {"the red cat", "le chat rouge"})
 
 %!error id=attention:type attn_train (m, {"a", "b", "c"})
 %!error id=attention:option attn_train (m, corpus, "optimizer", "rmsprop")

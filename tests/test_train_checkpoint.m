@@ -182,6 +182,41 @@
 %! delete (f);
 
 %!test
+%! ## with a validation corpus the history continues too: val_loss,
+%! ## val_exact, val_token_accuracy as in the run uninterrupted; the
+%! ## checkpoint continues only with its own validation corpus
+%! f = fullfile (folder, "valid.safetensors");
+%! val = corpus(1:5,:);
+%! [a, ha] = attn_train (m, corpus, "epochs", 3, opts{:}, "validation", val);
+%! attn_train (m, corpus, "epochs", 1, opts{:}, "validation", val, "checkpoint", f,
+%!             "checkpoint_every", 3);
+%! [b, hb] = attn_train (m, corpus, "epochs", 3, opts{:}, "validation", val, "checkpoint", f);
+%! assert (isequal (a, b));
+%! timing = {"seconds", "tokens_per_s"};
+%! assert (isequal (rmfield (ha, timing), rmfield (hb, timing)));
+%! assert (size (hb.val_loss), [1 3]);
+%! fail ('attn_train (m, corpus, "epochs", 3, opts{:}, "validation", corpus(6:7,:), "checkpoint", f)',
+%!       "another validation corpus");
+%! fail ('attn_train (m, corpus, "epochs", 3, opts{:}, "checkpoint", f)', "another validation corpus");
+%! ## a validation history that is not one finite entry per epoch: refused
+%! poke (f, "train.val_exact", NaN);
+%! try
+%!   attn_train (m, corpus, "epochs", 3, opts{:}, "validation", val, "checkpoint", f);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attention:file", err.message);
+%!   assert (! isempty (strfind (err.message, "val_exact")), err.message);
+%! end_try_catch
+%! delete (f);
+%! ## a run without one continues only without one
+%! attn_train (m, corpus, "epochs", 1, opts{:}, "checkpoint", f);
+%! fail ('attn_train (m, corpus, "epochs", 2, opts{:}, "validation", val, "checkpoint", f)',
+%!       "no validation corpus");
+%! [~, hc] = attn_train (m, corpus, "epochs", 2, opts{:}, "checkpoint", f);
+%! assert (size (hc.val_loss), [1 0]);
+%! delete (f);
+
+%!test
 %! ## damaged checkpoints are refused (attention:file), never evaluated
 %! f = fullfile (folder, "bad.safetensors");
 %! g = fullfile (folder, "good.safetensors");

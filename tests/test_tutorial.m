@@ -28,17 +28,21 @@
 %! code = strjoin (cellfun (@(b) b{1}, blocks, "UniformOutput", false), "\n");
 %! ## the package is already on the path
 %! code = strrep (code, 'addpath ([pwd "/src"], [pwd "/inst"]);', "");
-%! ## a short training run
+%! ## short training runs: section 4's translation model, section 7's
+%! ## language model (its many stories and epochs take minutes)
 %! code = strrep (code, '"n_train", 1000', '"n_train", 150');
 %! code = strrep (code, '"epochs", 8', '"epochs", 1');
 %! assert (isempty (strfind (code, '"epochs", 8')));
+%! code = strrep (code, '"n_train", 60000', '"n_train", 300');
+%! code = strrep (code, '"epochs", 4', '"epochs", 1');
+%! assert (isempty (strfind (code, '"n_train", 60000')) && isempty (strfind (code, '"epochs", 4')));
 %! old = pwd ();
 %! dir = tempname ();
 %! mkdir (dir);
 %! unwind_protect
 %!   cd (dir);
 %!   run_tutorial_code (code);
-%!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png"}
+%!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png"}
 %!     assert (exist (fullfile (dir, png{1}), "file"), 2);
 %!   endfor
 %! unwind_protect_cleanup

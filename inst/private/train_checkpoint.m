@@ -9,7 +9,9 @@
 ## checkpoint continues only its own corpus).  @qcode{"write"}: the
 ## training state @var{run} (model, optimiser moments, position, data
 ## order, random state, history) with the options @var{o}; the model's
-## arrays under @samp{model.}, the rest under @samp{train.}.
+## arrays under @samp{model.}, the rest under @samp{train.}; the
+## validation corpus's fingerprint (@code{o.val_fingerprint}, @qcode{""}
+## for none) in the metadata.
 ## @qcode{"read"}: the state saved in @var{file}, checked against this
 ## call's model, options, corpus (@var{N} pairs) and @var{steps} per epoch;
 ## an @code{attention:checkpoint} error if it was written for others,
@@ -49,7 +51,8 @@ endfunction
 function checkpoint_write (file, run, o, epoch_elapsed, call_elapsed)
   [names, arrays, meta] = file_model ("parts", run.m, "attn_train");
   meta(1,:) = {"format", "attention-checkpoint 1"};
-  meta(end+1:end+2,:) = {"optimizer", o.optimizer; "corpus", o.fingerprint};
+  meta(end+1:end+3,:) = {"optimizer", o.optimizer; "corpus", o.fingerprint;
+                         "validation", o.val_fingerprint};
   h = run.history;
   in_epoch = run.epoch_seconds + epoch_elapsed * (run.step > 0);
   train = {"t", run.t; "epoch", run.epoch; "step", run.step; "order", run.order;
@@ -57,7 +60,8 @@ function checkpoint_write (file, run, o, epoch_elapsed, call_elapsed)
            "epoch_seconds", in_epoch; "options", option_vector(o); "mom", run.mom;
            "vel", run.vel; "loss", h.loss; "epoch_loss", h.epoch_loss;
            "tokens_per_s", h.tokens_per_s; "seconds", h.seconds + call_elapsed;
-           "diverged", h.diverged};
+           "diverged", h.diverged; "val_loss", h.val_loss; "val_exact", h.val_exact;
+           "val_token_accuracy", h.val_token_accuracy};
   safetensors_write (file, [strcat("model.", names), strcat("train.", train(:,1)')],
                      [arrays, train(:,2)'], meta, "attn_train");
 endfunction
@@ -78,9 +82,10 @@ function run = checkpoint_read (file, run, o, N, steps)
              where);
     endif
     [saved, parts, at] = file_model ("plan", meta, info, "model.", where, "attn_train",
-                                     {"format", "optimizer", "corpus"});
+                                     {"format", "optimizer", "corpus", "validation"});
     train = {"t", "epoch", "step", "order", "rand", "total", "tokens", "epoch_seconds", ...
-             "options", "mom", "vel", "loss", "epoch_loss", "tokens_per_s", "seconds", "diverged"};
+             "options", "mom", "vel", "loss", "epoch_loss", "tokens_per_s", "seconds", "diverged", ...
+             "val_loss", "val_exact", "val_token_accuracy"};
     want = [{parts.name}, strcat("train.", train)];
     if (! isempty (setxor (want, {info.name})))
       odd = [setdiff(want, {info.name}), setdiff({info.name}, want)];
@@ -109,6 +114,10 @@ function run = checkpoint_read (file, run, o, N, steps)
   if (! strcmp (meta.corpus, o.fingerprint))
     mismatch (where, "another corpus");
   endif
+  if (! strcmp (meta.validation, o.val_fingerprint))
+    mismatch (where, merge (isempty (meta.validation), "no validation corpus",
+                            "another validation corpus"));
+  endif
   ## the training state, each value against what a run can hold
   count = sum (arrayfun (@(p) prod (p.shape), parts([parts.learned])));
   T = struct ();
@@ -129,12 +138,16 @@ function run = checkpoint_read (file, run, o, N, steps)
   ok(9) = whole (T.diverged, 0, numel (T.loss));
   ok(10) = all (cellfun (@(x) isscalar (x) && isfinite (x) && x >= 0,
                          {T.total, T.tokens, T.epoch_seconds, T.seconds}));
+  epochs = (T.epoch - 1) * ! isempty (o.val_fingerprint);     # epochs measured
+  ok(11) = all (cellfun (@(x) row (x, epochs) && all (isfinite (x)),
+                         {T.val_loss, T.val_exact, T.val_token_accuracy}));
   say = {"t must be the step count", "epoch must be a count", sprintf("step must be in 0..%d", steps), ...
          sprintf("order must be a permutation of 1..%d", N), "rand must be a random state (625 integers)", ...
          sprintf("mom and vel must be empty or %d×1 and finite", count), ...
          "loss must be a row of finite losses", ...
          "epoch_loss and tokens_per_s must hold one entry per epoch done", ...
-         "diverged must be 0 or a step", "total, tokens and seconds must be finite"};
+         "diverged must be 0 or a step", "total, tokens and seconds must be finite", ...
+         "val_loss, val_exact and val_token_accuracy must hold one finite entry per epoch done with a validation corpus"};
   bad = find (! ok, 1);
   if (! isempty (bad))
     error ("attention:file", "%s holds a damaged training state: train.%s", where, say{bad});
@@ -150,6 +163,8 @@ function run = checkpoint_read (file, run, o, N, steps)
                 "tokens", T.tokens, "epoch_seconds", T.epoch_seconds,
                 "history", struct ("loss", T.loss, "epoch_loss", T.epoch_loss,
                                    "epoch_step", steps * (1:numel (T.epoch_loss)),
+                                   "val_loss", T.val_loss(:)', "val_exact", T.val_exact(:)',
+                                   "val_token_accuracy", T.val_token_accuracy(:)',
                                    "tokens_per_s", T.tokens_per_s, "seconds", T.seconds,
                                    "diverged", T.diverged));
 endfunction
