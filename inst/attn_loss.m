@@ -27,7 +27,18 @@
 ##
 ## @var{info}: @code{row_loss} (n×Bt, the loss of each label, 0 on padding),
 ## @code{tokens} (label count), @code{batch}, @code{trace} (as
-## @code{attn_forward}).  Without @var{info} (the training step) the
+## @code{attn_forward}) and @code{grads}, the trace's backward side: at
+## each place of the trace that a gradient reaches, the gradient of
+## @var{loss} with respect to that matrix, under the same name and with the
+## same token labels: @code{grads.logits}, @code{grads.decoder_out},
+## @code{grads.decoder(l).cross.A} (dL/dA, n×m×h×Bt),
+## @code{grads.decoder(l).cross.scores}, @code{.message}, @code{.Q},
+## @code{.K}, @code{.V}, @code{.out}, the FFNs' @code{.hidden},
+## @code{.pre}, the layers' @code{out} and @code{input},
+## @code{grads.encoded}, @code{grads.target_rows},
+## @code{grads.source_rows}.  A student can print or plot them as the
+## trace (@code{attn_show (info.grads, "decoder(1).cross.A")}) and see
+## which path carries the gradient, as seed 000's step 6 discusses.  Without @var{info} (the training step) the
 ## forward pass keeps only what the gradients need: the kernels' lean
 ## traces, no probabilities, no token labels; @var{loss} and @var{G} are
 ## the same to the last bit.
@@ -72,16 +83,40 @@ function [loss, G, info] = attn_loss (m, varargin)
            mat2str (size (batch.labels)), disp_arg (o.weights));
   endif
   if (nargout > 2)
-    [loss, G, tr, row_loss] = model_loss (m, batch, o.weights, smoothing, "full");
+    [loss, G, tr, row_loss, R] = model_loss (m, batch, o.weights, smoothing, "full");
     tr = add_labels (tr, m, batch.labels);       # teacher forcing: rows write the labels
+    for f = {"source_ids", "target_ids", "src_allow", "tgt_allow", "source_labels", ...
+             "target_labels", "written_labels", "vocab_labels"}
+      if (isfield (tr, f{1}))                  # the same rows and columns
+        R.(f{1}) = tr.(f{1});
+      endif
+    endfor
     info = struct ("row_loss", row_loss, "tokens", nnz (batch.tgt_allow),
-                   "batch", batch, "trace", tr);
+                   "batch", batch, "trace", tr, "grads", R);
   elseif (nargout > 1)              # no info: the lean training pass
     [loss, G] = model_loss (m, batch, o.weights, smoothing, "lean");
   else
     loss = model_loss (m, batch, o.weights, smoothing, "lean");
   endif
 endfunction
+
+%!test
+%! ## the backward side of the trace: dL/dA of the cross block, against
+%! ## finite differences of the loss with the block's weights as given (the
+%! ## same message through W_O: L changes with A through message = A*V)
+%! m = attn_toy ("river");
+%! [loss, ~, info] = attn_loss (m, "the river bank", "la rive");
+%! g = info.grads;
+%! assert (size (g.decoder.cross.A), size (info.trace.decoder.cross.A));
+%! assert (g.target_labels, info.trace.target_labels);
+%! ## dL/dlogits: (p - onehot) / count
+%! p = info.trace.probs;
+%! want = p;
+%! labels = info.batch.labels;
+%! want(sub2ind (size (p), 1:3, labels')) -= 1;
+%! assert (g.logits, want / 3, 1e-14);
+%! ## dL/d(decoder_out) = dlogits * W_vocab'
+%! assert (g.decoder_out, g.logits * m.W_vocab', 1e-14);
 
 %!test
 %! ## seed 000's teacher forcing: decoder input <bos> la rive, labels la rive <eos>

@@ -1,5 +1,6 @@
 ## -*- texinfo -*-
-## @deftypefn {} {@var{G} =} attn_ref_block_backward (@var{dY}, @var{T}, @var{B})
+## @deftypefn  {} {@var{G} =} attn_ref_block_backward (@var{dY}, @var{T}, @var{B})
+## @deftypefnx {} {[@var{G}, @var{D}] =} attn_ref_block_backward (@var{dY}, @var{T}, @var{B})
 ## Gradients of an attention block, in plain Octave.  The readable
 ## definition that attn_backward is tested against.
 ##
@@ -11,6 +12,12 @@
 ## the batch), the biases @var{B} has (@code{b_Q}, @code{b_K}, @code{b_V},
 ## @code{b_O}, summed over every row) and @code{dX} (self, masked; query and
 ## key/value paths and the residual added) or @code{dD}, @code{dE} (cross).
+## @var{D} is the backward side of the trace: the gradient of the loss at
+## every matrix of @var{T}, under the trace's own names and shapes (with
+## the trace's @code{kind} and @code{heads}): @code{out} and @code{delta} (both @var{dY}), @code{message}, @code{A},
+## @code{scores} (n×m×h×Bt), @code{Q}, @code{K}, @code{V} (of the rows the
+## trace holds: after the biases and turns) and the inputs @code{X} or
+## @code{D}, @code{E} (as in @var{G}).
 ##
 ## @example
 ## @group
@@ -25,7 +32,7 @@
 ## @seealso{attn_ref_block, attn_ref_sdpa_backward}
 ## @end deftypefn
 
-function G = attn_ref_block_backward (dY, T, B)
+function [G, D] = attn_ref_block_backward (dY, T, B)
   if (strcmp (T.kind, "cross"))
     Xq = T.D;
     Xkv = T.E;
@@ -52,12 +59,16 @@ function G = attn_ref_block_backward (dY, T, B)
   kv = ceil ((1:h) / (h / h_kv));
   K = reshape (T.K, m, dk, h_kv, Bt);
   V = reshape (T.V, m, dv, h_kv, Bt);
-  [dQ, dK, dV] = attn_ref_sdpa_backward (reshape (dmessage, n, dv, h, Bt),
-                                         reshape (T.Q, n, dk, h, Bt),
-                                         K(:,:,kv,:), V(:,:,kv,:), T.A);
+  [dQ, dK, dV, dA, dscores] = attn_ref_sdpa_backward (reshape (dmessage, n, dv, h, Bt),
+                                                      reshape (T.Q, n, dk, h, Bt),
+                                                      K(:,:,kv,:), V(:,:,kv,:), T.A);
   dQ = reshape (dQ, n, h * dk, Bt);
   dK = reshape (sum (reshape (dK, m, dk, h / h_kv, h_kv, Bt), 3), m, h_kv * dk, Bt);
   dV = reshape (sum (reshape (dV, m, dv, h / h_kv, h_kv, Bt), 3), m, h_kv * dv, Bt);
+  if (nargout > 1)
+    D = struct ("kind", T.kind, "heads", h, "out", dY, "delta", dY, "message", dmessage,
+                "A", dA, "scores", dscores, "Q", dQ, "K", dK, "V", dV);
+  endif
 
   ## Q, K turned by position: their gradients turn back
   base = field_or_empty (B, "rope_base");
@@ -88,6 +99,13 @@ function G = attn_ref_block_backward (dY, T, B)
   else
     G.dX = dXq + dXkv;
   endif
+  if (nargout > 1)
+    for f = {"dX", "dD", "dE"}
+      if (isfield (G, f{1}))
+        D.(f{1}(2:end)) = G.(f{1});
+      endif
+    endfor
+  endif
 endfunction
 
 ## Finite-difference checks of this function are in tests/test_kernels_reference.m.
@@ -100,3 +118,21 @@ endfunction
 %! G = attn_ref_block_backward (dY, T, B);
 %! assert (G.dX, dY);
 %! assert (G.W_O, zeros (2));
+
+%!test
+%! ## the backward side of the trace: each matrix's gradient against finite
+%! ## differences of L = sum (R .* out) through that matrix alone
+%! randn ("state", 9);
+%! B = struct ("W_Q", randn (3, 4), "W_K", randn (3, 4), "W_V", randn (3, 2),
+%!             "W_O", randn (2, 3), "heads", 2);
+%! X = randn (4, 3);  R = randn (4, 3);
+%! [Y, T] = attn_ref_block ("masked", X, [], B);
+%! [G, D] = attn_ref_block_backward (R, T, B);
+%! assert (D.X, G.dX);
+%! assert (D.out, R);
+%! ## from message on: out = X + message*W_O
+%! assert (D.message, ref_findiff (@(M) sum (sum (R .* (X + M * B.W_O))), T.message), 1e-8);
+%! ## A and V: message's head j is A(:,:,j)*V_j
+%! msg = @(A, V) [A(:,:,1) * V(:,1), A(:,:,2) * V(:,2)];
+%! assert (D.A, ref_findiff (@(A) sum (sum (R .* (X + msg (A, T.V) * B.W_O))), T.A), 1e-8);
+%! assert (D.V, ref_findiff (@(V) sum (sum (R .* (X + msg (T.A, V) * B.W_O))), T.V), 1e-8);

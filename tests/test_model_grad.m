@@ -151,3 +151,34 @@
 %!   b = attn_batch (m, {"the river bank", "bank"}, {"la rive", "rive"});
 %!   check_gradients (m, @(mm) attn_loss (mm, b), 3);
 %! endfor
+
+%!test
+%! ## the trace's backward side (attn_loss's info.grads) against the weight
+%! ## gradients the finite-difference tests above hold: each weight's
+%! ## gradient is its input rows' transpose times the gradient of what it
+%! ## makes (one sentence: no batch sum)
+%! randn ("state", 9);  rand ("state", 9);
+%! for norm = {"post", "pre"}
+%!   c = struct ("src_vocab", "the river bank", "tgt_vocab", "la rive", "d", 4,
+%!               "heads", 2, "d_ff", 3, "max_len", 5, "encoder_layers", 2,
+%!               "decoder_layers", 2, "norm", norm{1});
+%!   m = attn_model (c);
+%!   [~, G, info] = attn_loss (m, "the river bank", "la rive");
+%!   R = info.grads;
+%!   tr = info.trace;
+%!   ms = rows (tr.source_rows);
+%!   n = rows (tr.target_rows);
+%!   assert (R.source_rows, G.src_pos(1:ms,:), 1e-13);
+%!   assert (R.target_rows, G.tgt_pos(1:n,:), 1e-13);
+%!   for l = 1:2
+%!     T = tr.decoder(l);
+%!     assert (G.decoder(l).cross.W_V, T.cross.E' * R.decoder(l).cross.V, 1e-13);
+%!     assert (G.decoder(l).cross.W_Q, T.cross.D' * R.decoder(l).cross.Q, 1e-13);
+%!     assert (G.decoder(l).self.W_O, T.self.message' * R.decoder(l).self.delta, 1e-13);
+%!     assert (G.decoder(l).ffn.W_1, T.ffn.X' * R.decoder(l).ffn.pre, 1e-13);
+%!     assert (G.encoder(l).self.W_K, tr.encoder(l).self.X' * R.encoder(l).self.K, 1e-13);
+%!     ## dL/dA of each head: dmessage_j * V_j'
+%!     dm = R.decoder(l).cross.message;
+%!     assert (R.decoder(l).cross.A(:,:,2), dm(:,3:4) * T.cross.V(:,3:4)', 1e-13);
+%!   endfor
+%! endfor

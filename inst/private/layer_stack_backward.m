@@ -1,46 +1,66 @@
-## [dx, dE, G] = layer_stack_backward (dx, L, P, c): gradients of
+## [dx, dE, G, R] = layer_stack_backward (dx, L, P, c): gradients of
 ## layer_stack given dx = dL/d(its output): dL/d(its input rows), dL/dE
 ## (summed over the layers' cross blocks; 0 when none has one) and G
 ## (1×nl struct array in the layout of P, weights only).  L may be the
-## full or the lean trace.
-function [dx, dE, G] = layer_stack_backward (dx, L, P, c)
+## full or the lean trace.  R (asked for with the full trace L) is the
+## backward side of L: R(l).out, R(l).input (the layer's output and input
+## rows), and R(l).self, .cross, .ffn the gradient at every matrix of those
+## traces, under their names (attn_ref_block_backward's D; the FFN's out,
+## delta, hidden, up, pre, X).
+function [dx, dE, G, R] = layer_stack_backward (dx, L, P, c)
   G = struct ([]);
+  R = struct ([]);
   dE = 0;
   for l = numel (P):-1:1
     p = P(l);
     S = L(l);
     g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
+    r = struct ("out", dx);
     if (isfield (p, "ffn"))
-      [dx, g] = sublayer_backward (dx, S, g, p, "ffn", c,
-                                   @(d) ffn_backward (d, S.ffn, p.ffn, c));
+      [dx, g, ~, dout] = sublayer_backward (dx, S, g, p, "ffn", c,
+                                            @(d) ffn_backward (d, S.ffn, p.ffn, c));
+      if (nargout > 3)
+        [~, ~, ~, r.ffn] = ffn_backward (dout, S.ffn, p.ffn, c);
+      endif
     endif
     if (isfield (p, "cross"))
-      [dx, g, dEl] = sublayer_backward (dx, S, g, p, "cross", c,
-                                        @(d) block_backward (d, S.cross, p.cross));
+      [dx, g, dEl, dout] = sublayer_backward (dx, S, g, p, "cross", c,
+                                              @(d) block_backward (d, S.cross, p.cross));
       dE += dEl;
+      if (nargout > 3)
+        [~, r.cross] = attn_ref_block_backward (dout, S.cross, p.cross);
+      endif
     endif
-    [dx, g] = sublayer_backward (dx, S, g, p, "self", c,
-                                 @(d) block_backward (d, S.self, p.self));
+    [dx, g, ~, dout] = sublayer_backward (dx, S, g, p, "self", c,
+                                          @(d) block_backward (d, S.self, p.self));
+    if (nargout > 3)
+      [~, r.self] = attn_ref_block_backward (dout, S.self, p.self);
+      r.input = dx;
+      R = [r, R];
+    endif
     G = [g, G];
   endfor
 endfunction
 
-## [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, c, back):
-## gradients of sublayer NAME of a layer with trace S and parameters p.
+## [dx, g, dkv, dout] = sublayer_backward (dy, S, g, p, name, c, back):
+## gradients of sublayer NAME of a layer with trace S and parameters p;
+## dout the gradient at the sublayer's own output (before a post-norm).
 ## back (dout) -> [dz, G, dkv] differentiates fwd (signature of
 ## block_backward and ffn_backward): dz includes the residual path (dout
 ## itself), dkv is the key/value-side gradient of a cross block ([] else).
 ## Records g.NAME = G and, with LayerNorm, g.norm_NAME (gain, bias).
-function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, c, back)
+function [dx, g, dkv, dout] = sublayer_backward (dy, S, g, p, name, c, back)
   norm = c.norm;
   norm_name = ["norm_" name];
   switch (norm)
     case "none"
+      dout = dy;
       [dx, G, dkv] = back (dy);
     case "post"                          # y = LN (o),  o = x + delta(x)
       [dout, Gn] = layer_norm_backward (dy, S.(norm_name), p.(norm_name), c);
       [dx, G, dkv] = back (dout);
     case "pre"                           # y = x + delta(z),  z = LN (x)
+      dout = dy;                         # the gradient of delta
       [dz, G, dkv] = back (dy);          # dz = dy + d delta/dz
       [dxn, Gn] = layer_norm_backward (dz - dy, S.(norm_name), p.(norm_name), c);
       dx = dy + dxn;
@@ -51,29 +71,35 @@ function [dx, g, dkv] = sublayer_backward (dy, S, g, p, name, c, back)
   endif
 endfunction
 
-## [dX, G, none] = ffn_backward (dY, T, P, c): gradients of ffn_forward; dX
-## includes the residual path (dY itself), like the attention kernels'
-## backward.  The third output ([]) mirrors block_backward's key/value side.
-function [dX, G, none] = ffn_backward (dY, T, P, c)
+## [dX, G, none, D] = ffn_backward (dY, T, P, c): gradients of
+## ffn_forward; dX includes the residual path (dY itself), like the
+## attention kernels' backward.  The third output ([]) mirrors
+## block_backward's key/value side; D is the backward side of the trace T
+## (out, delta, hidden, up when gated, pre, X).
+function [dX, G, none, D] = ffn_backward (dY, T, P, c)
   none = [];
   G = cell2struct (cell (numfields (P), 1), fieldnames (P), 1);   # P's layout
   ## delta = hidden*W_2 + b_2
   [dhidden, G.W_2, db] = attn_rows_backward (dY, T.hidden, P.W_2);
   G = set_bias (G, "b_2", db);
   ## hidden = act (pre) [.* up],  pre = X*W_1 + b_1,  up = X*W_3 + b_3
+  D = struct ("out", dY, "delta", dY, "hidden", dhidden);
   [act, slope] = activation (c.activation, T.pre);
   gated = isfield (P, "W_3");
   if (gated)
-    [dX3, G.W_3, db] = attn_rows_backward (dhidden .* act, T.X, P.W_3);
+    D.up = dhidden .* act;
+    [dX3, G.W_3, db] = attn_rows_backward (D.up, T.X, P.W_3);
     G = set_bias (G, "b_3", db);
     dhidden .*= T.up;
   endif
-  [dX1, G.W_1, db] = attn_rows_backward (dhidden .* slope, T.X, P.W_1);
+  D.pre = dhidden .* slope;
+  [dX1, G.W_1, db] = attn_rows_backward (D.pre, T.X, P.W_1);
   G = set_bias (G, "b_1", db);
   dX = dY + dX1;
   if (gated)
     dX += dX3;
   endif
+  D.X = dX;
 endfunction
 
 ## G.(name) = db when the layer has that bias

@@ -1,8 +1,14 @@
-## G = model_backward (m, tr, dlogits): gradients of every learned array of
-## any model given dlogits = dL/d(tr.logits), the steps of model_forward in
-## reverse (tr its full or lean trace).  G has m's layout (model_schema's learned parts; fixed
-## sinusoidal tables get zeros), without config, vocabularies and heads.
-function G = model_backward (m, tr, dlogits)
+## [G, R] = model_backward (m, tr, dlogits): gradients of every learned
+## array of any model given dlogits = dL/d(tr.logits), the steps of
+## model_forward in reverse (tr its full or lean trace).  G has m's layout
+## (model_schema's learned parts; fixed sinusoidal tables get zeros),
+## without config, vocabularies and heads.  R, asked for with the full
+## trace, is the trace's backward side: dL/d(matrix) for the matrices of
+## tr under their names (logits, decoder_out, encoded, target_rows,
+## source_rows, and the layers' as layer_stack_backward gives them).
+function [G, R] = model_backward (m, tr, dlogits)
+  R = struct ("logits", dlogits);
+  trace = nargout > 1;
   c = m.config;
   family = model_family (m);
   d = c.d;
@@ -29,6 +35,7 @@ function G = model_backward (m, tr, dlogits)
     endif
   else
     [dD, dW_vocab, db] = attn_rows_backward (dlogits, tr.decoder_out, vocab_head (m));
+    R.decoder_out = dD;
     if (c.head_bias)
       G.b_vocab = db;
     endif
@@ -38,7 +45,12 @@ function G = model_backward (m, tr, dlogits)
     if (c.final_norm)
       [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm, c);
     endif
-    [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, c);
+    if (trace)
+      [dX, dE, G.decoder, R.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, c);
+      R.target_rows = dX;
+    else
+      [dX, dE, G.decoder] = layer_stack_backward (dD, tr.decoder, m.decoder, c);
+    endif
     if (c.embed_norm)
       [dX, G.tgt_embed_norm] = layer_norm_backward (dX, tr.tgt_embed_norm, m.tgt_embed_norm, c);
     endif
@@ -71,10 +83,16 @@ function G = model_backward (m, tr, dlogits)
     endif
   endif
   if (isfield (m, "encoder"))
+    R.encoded = dE;
     if (c.final_norm)
       [dE, G.encoder_norm] = layer_norm_backward (dE, tr.encoder_norm, m.encoder_norm, c);
     endif
-    [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, c);
+    if (trace)
+      [dS, ~, G.encoder, R.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, c);
+      R.source_rows = dS;
+    else
+      [dS, ~, G.encoder] = layer_stack_backward (dE, tr.encoder, m.encoder, c);
+    endif
     if (c.embed_norm)
       [dS, G.src_embed_norm] = layer_norm_backward (dS, tr.src_embed_norm, m.src_embed_norm, c);
     endif

@@ -1,13 +1,14 @@
-## [loss, G, tr, row_loss] = model_loss (m, batch, weights, smoothing, mode):
+## [loss, G, tr, row_loss, R] = model_loss (m, batch, weights, smoothing, mode):
 ## the teacher-forced cross-entropy of model M on BATCH, both already
 ## checked, and with nargout > 1 its gradients G (model_backward's layout).
 ## WEIGHTS: [] for the plain mean over the labels, or n×Bt non-negative
 ## row weights (padding still ignored); SMOOTHING in [0, 1); MODE of
 ## model_forward: "lean" for training, "full" for the trace TR of
 ## attn_loss's info.  row_loss n×Bt, the loss of each label (0 on padding).
+## R: the trace's backward side (model_backward), with mode "full".
 ## attn_loss checks its arguments and calls this; attn_train calls it on
 ## slices of a corpus it checked once, so that a step runs no checks.
-function [loss, G, tr, row_loss] = model_loss (m, batch, weights, smoothing, mode)
+function [loss, G, tr, row_loss, R] = model_loss (m, batch, weights, smoothing, mode)
   w = batch.tgt_allow;
   if (! isempty (weights))
     w = weights .* batch.tgt_allow;
@@ -16,7 +17,11 @@ function [loss, G, tr, row_loss] = model_loss (m, batch, weights, smoothing, mod
   if (nargout > 1)
     [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w,
                                                smoothing);
-    G = model_backward (m, tr, dlogits);
+    if (nargout > 4)
+      [G, R] = model_backward (m, tr, dlogits);
+    else
+      G = model_backward (m, tr, dlogits);
+    endif
   else
     [loss, row_loss] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w, smoothing);
   endif
