@@ -56,17 +56,7 @@ function m = attn_ablate (m, part, heads = [])
     print_usage ();
   endif
   check_model (m, "attn_ablate");
-  if (! (ischar (part) && rows (part) == 1))
-    error ("attention:type",
-           "attn_ablate: PART must be a string such as \"decoder(2).self\", got %s", disp_arg (part));
-  endif
-  where = regexp (part, '^(encoder|decoder)\((\d+)\)\.(self|cross|ffn)$', "tokens", "once");
-  if (isempty (where) || ! isfield (m, where{1}) || str2double (where{2}) < 1
-      || str2double (where{2}) > numel (m.(where{1})) || ! isfield (m.(where{1}), where{3}))
-    error ("attention:field", "attn_ablate: this %s model has no part \"%s\"; its parts: %s",
-           m.config.family, part, strjoin (model_parts (m), ", "));
-  endif
-  [stack, l, what] = deal (where{1}, str2double (where{2}), where{3});
+  [stack, l, what] = model_part (m, part, "attn_ablate");
   S = m.(stack)(l).(what);
   if (strcmp (what, "ffn"))
     if (nargin > 2)
@@ -75,35 +65,15 @@ function m = attn_ablate (m, part, heads = [])
     S.W_2(:) = 0;
     S.b_2(:) = 0;
   else
-    h = S.heads;
     if (nargin < 3)
-      heads = 1:h;
+      heads = 1:S.heads;
       if (isfield (S, "b_O"))
         S.b_O(:) = 0;
       endif
-    elseif (! (isnumeric (heads) && isreal (heads) && isvector (heads)
-               && all (heads == fix (heads) & heads >= 1 & heads <= h)))
-      error ("attention:heads", "attn_ablate: HEADS must be head numbers from 1 to %d (%s has %d heads), got %s",
-             h, part, h, disp_arg (heads));
     endif
-    dv = rows (S.W_O) / h;                              # W_O: h*dv x d
-    S.W_O((heads(:)' - 1) * dv + (1:dv)', :) = 0;       # head j: rows (j-1)*dv+1 .. j*dv
+    S.W_O(head_rows (S, heads, part, "attn_ablate"), :) = 0;   # W_O: h*dv x d
   endif
   m.(stack)(l).(what) = S;
-endfunction
-
-## the names of the blocks and FFNs of m, as PART spells them
-function names = model_parts (m)
-  names = {};
-  for stack = {"encoder", "decoder"}
-    if (isfield (m, stack{1}))
-      for l = 1:numel (m.(stack{1}))
-        for what = intersect ({"self", "cross", "ffn"}, fieldnames (m.(stack{1}))', "stable")
-          names{end+1} = sprintf ("%s(%d).%s", stack{1}, l, what{1});
-        endfor
-      endfor
-    endif
-  endfor
 endfunction
 
 %!shared m, src, tgt

@@ -47,17 +47,7 @@ function tr = attn_forward (m, source, prefix = "<bos>")
     print_usage ();
   endif
   check_model (m, "attn_forward");
-  if (isstruct (source))
-    batch = source;
-  elseif (! strcmp (model_family (m).batch, "pairs"))   # one sequence: model_batch frames it
-    batch = model_batch (m, {source}, {}, "attn_forward");
-  else
-    src = to_ids (m.src_vocab, source, "source", "attn_forward", "source");
-    tgt = to_ids (m.tgt_vocab, prefix, "prefix", "attn_forward", "target");
-    batch = struct ("src", src', "src_allow", true (numel (src), 1),
-                    "tgt_in", tgt', "tgt_allow", true (numel (tgt), 1));
-  endif
-  check_batch (m, batch, "attn_forward", false);
+  batch = forward_batch (m, source, prefix, "attn_forward");
   tr = add_labels (model_forward (m, batch), m);
 endfunction
 
