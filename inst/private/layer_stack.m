@@ -17,8 +17,12 @@
 ## (cross-attention; E then holds the source rows not read yet, usually
 ## none).  L(l).self.K, .V, L(l).cross.K, .V are then the cache with x's
 ## rows added, for the next step.
+## patch (default []: none), an intervention (attn_patch): a struct with
+## layer, block ("self" or "cross"), cols (message columns: heads), rows
+## and message (the values those entries take); that block's update is
+## then made from the patched message, delta = message*W_O (+ b_O).
 function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], mode = "full",
-                               cache = [])
+                               cache = [], patch = [])
   kind = "self";
   if (causal)
     kind = "masked";
@@ -36,10 +40,12 @@ function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], m
       C = cache(l);
     endif
     [x, S] = sublayer (x, S, p, "self", c,
-                       @(z) attention (kind, z, [], p.self, allow, mode, C.self), mode);
+                       @(z) attention (kind, z, [], p.self, allow, mode, C.self,
+                                       patch_of (patch, l, "self")), mode);
     if (isfield (p, "cross"))
       [x, S] = sublayer (x, S, p, "cross", c,
-                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, C.cross),
+                         @(z) attention ("cross", z, E, p.cross, src_allow, mode, C.cross,
+                                         patch_of (patch, l, "cross")),
                          mode);
     endif
     if (isfield (p, "ffn"))
@@ -52,10 +58,11 @@ function [x, L] = layer_stack (x, P, allow, causal, c, E = [], src_allow = [], m
   endfor
 endfunction
 
-## [y, T] = attention (kind, z, E, B, allow, mode, past): the attention
-## block of a sublayer (kind "self", "masked" or "cross", keys from E, past
-## the K/V cache or []), in the kernels' trace mode.
-function [y, T] = attention (kind, z, E, B, allow, mode, past)
+## [y, T] = attention (kind, z, E, B, allow, mode, past, patch): the
+## attention block of a sublayer (kind "self", "masked" or "cross", keys
+## from E, past the K/V cache or []), in the kernels' trace mode; with a
+## patch, the message entries it names are replaced and the update remade.
+function [y, T] = attention (kind, z, E, B, allow, mode, past, patch)
   switch (kind)
     case "self"
       [y, T] = attn_self (z, B, allow, mode, past);
@@ -64,4 +71,24 @@ function [y, T] = attention (kind, z, E, B, allow, mode, past)
     otherwise
       [y, T] = attn_cross (z, E, B, allow, mode, past);
   endswitch
+  if (! isempty (patch))
+    T.message(patch.rows, patch.cols, :) = patch.message(patch.rows, patch.cols, :);
+    if (isfield (B, "b_O"))
+      T.delta = attn_rows (T.message, B.W_O, B.b_O);
+    else
+      T.delta = attn_rows (T.message, B.W_O);
+    endif
+    y = z + T.delta;
+    if (isfield (T, "out"))
+      T.out = y;
+    endif
+  endif
+endfunction
+
+## the patch of block `block` of layer l, or [] when it has none
+function q = patch_of (patch, l, block)
+  q = [];
+  if (! isempty (patch) && patch.layer == l && strcmp (patch.block, block))
+    q = patch;
+  endif
 endfunction

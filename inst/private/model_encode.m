@@ -4,8 +4,9 @@
 ## struct; fields it has keep their place) src_embed_norm (the norm of
 ## the embedded rows, with embed_norm), source_rows (m×d×Bt), encoder
 ## (layer traces), encoder_norm (final norm) and encoded (m×d×Bt).  mode
-## "lean" (default "full"): lean layer traces and no source_rows.
-function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full")
+## "lean" (default "full"): lean layer traces and no source_rows.  patch:
+## an intervention in the encoder stack (layer_stack), or [].
+function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full", patch = [])
   X = embed_forward (m.src_embed, field_or_empty (m, "src_pos"), src, m.config);
   if (m.config.embed_norm)
     [X, tr.src_embed_norm] = layer_norm (X, m.src_embed_norm, m.config);
@@ -13,7 +14,8 @@ function tr = model_encode (m, src, src_allow, tr = struct (), mode = "full")
   if (strcmp (mode, "full"))
     tr.source_rows = X;
   endif
-  [E, tr.encoder] = layer_stack (X, m.encoder, src_allow, false, m.config, [], [], mode);
+  [E, tr.encoder] = layer_stack (X, m.encoder, src_allow, false, m.config, [], [], mode,
+                                   [], patch);
   if (m.config.final_norm)
     [E, tr.encoder_norm] = layer_norm (E, m.encoder_norm, m.config);
   endif

@@ -13,8 +13,10 @@
 ## logits/probs: n×C×Bt (token), 1×C×Bt (sentence), n×V×Bt otherwise.
 ## mode "lean" (default "full"): the training pass, only what model_backward
 ## reads (the kernels' lean traces, no probs, no masks, no rows kept for
-## inspection alone); the same logits and the same gradients.
-function tr = model_forward (m, batch, mode = "full")
+## inspection alone); the same logits and the same gradients.  patch
+## (attn_patch; default [] for none): an intervention in one attention
+## block, patch.stack naming the stack (layer_stack takes the rest).
+function tr = model_forward (m, batch, mode = "full", patch = [])
   c = m.config;
   family = model_family (m);
   full = strcmp (mode, "full");
@@ -34,7 +36,7 @@ function tr = model_forward (m, batch, mode = "full")
   E = src_allow = [];
   if (isfield (m, "encoder"))
     src_allow = batch.src_allow;
-    tr = model_encode (m, batch.src, src_allow, tr, mode);
+    tr = model_encode (m, batch.src, src_allow, tr, mode, stack_patch (patch, "encoder"));
     E = tr.encoded;
   endif
   if (! isfield (m, "decoder"))               # encoder families: a class head
@@ -70,7 +72,8 @@ function tr = model_forward (m, batch, mode = "full")
   if (full)
     tr.target_rows = X;
   endif
-  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, c, E, src_allow, mode);
+  [D, tr.decoder] = layer_stack (X, m.decoder, allow, true, c, E, src_allow, mode, [],
+                                 stack_patch (patch, "decoder"));
   if (c.final_norm)
     [D, tr.decoder_norm] = layer_norm (D, m.decoder_norm, c);
   endif
@@ -82,5 +85,13 @@ function tr = model_forward (m, batch, mode = "full")
   tr.logits = attn_rows (D, W, b);
   if (full)
     tr.probs = softmax_rows (tr.logits);
+  endif
+endfunction
+
+## the patch when it is in the stack `stack`, else []
+function q = stack_patch (patch, stack)
+  q = [];
+  if (! isempty (patch) && strcmp (patch.stack, stack))
+    q = patch;
   endif
 endfunction
