@@ -86,15 +86,13 @@ endfunction
 ## vocabularies are kept, so that a sentence costs one binary search per
 ## word (lookup) and no sort
 function [sorted, order] = sorted_words (words)
-  persistent seen = cell (0, 3);               # {words, sorted, order}
-  for k = 1:rows (seen)
-    if (numel (seen{k,1}) == numel (words) && all (strcmp (seen{k,1}, words)))
-      [sorted, order] = seen{k,2:3};
-      return;
-    endif
-  endfor
-  [sorted, order] = sort (words);
-  seen = [{words, sorted, order}; seen(1:min (end, 3),:)];
+  [found, kept] = memo ("sorted words", words);
+  if (found)
+    [sorted, order] = kept{:};
+  else
+    [sorted, order] = sort (words);
+    memo ("sorted words", words, {sorted, order});
+  endif
 endfunction
 
 %!shared v

@@ -13,7 +13,7 @@
 ## finite (@code{attention:nonfinite}).  NaN or Inf in an array of
 ## @var{m} is an @code{attention:nonfinite} error naming the array.
 ## @var{c} is the checked config with the vocabularies.  A config seen
-## before is not checked again (the last few are kept with their schema):
+## before is not checked again (memo keeps the last few with their schema):
 ## what remains per call is one look at every array.
 ## @end deftypefn
 
@@ -27,15 +27,14 @@ function c = check_model (m, caller, G)
     error ("attention:model", "%s: M must be a model struct (see attn_model), got %s",
            caller, got);
   endif
-  persistent seen = cell (0, 5);   # configs checked before: {key, c, parts, groups, learned's groups}
   check_vocab (m.src_vocab, caller);
   check_vocab (m.tgt_vocab, caller);
   key = config_key (m);
-  k = [];
-  if (! isempty (key))
-    k = find (strcmp (key, seen(:,1)), 1);
+  found = false;
+  if (! isempty (key))                     # a config checked before (memo)
+    [found, checked] = memo ("configs", key);
   endif
-  if (isempty (k))
+  if (! found)
     config = m.config;
     config.src_vocab = m.src_vocab;
     config.tgt_vocab = m.tgt_vocab;
@@ -52,11 +51,12 @@ function c = check_model (m, caller, G)
              caller, missing{1}, disp_arg (c.(missing{1})));
     endif
     parts = model_schema (c);
-    seen = [{key, c, parts, rows_groups(parts), rows_groups(parts([parts.learned]))};
-            seen(1:min (end, 7),:)];
-    k = 1;
+    checked = {c, parts, rows_groups(parts), rows_groups(parts([parts.learned]))};
+    if (! isempty (key))
+      memo ("configs", key, checked);
+    endif
   endif
-  [c, parts, groups, learned_groups] = seen{k,2:5};
+  [c, parts, groups, learned_groups] = checked{:};
   c.src_vocab = m.src_vocab;
   c.tgt_vocab = m.tgt_vocab;
   for s = {"encoder", "decoder"}

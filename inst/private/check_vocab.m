@@ -44,12 +44,9 @@ function check_vocab (v, fname, name)
     error ("attention:vocab", "%s: %s gives one id to two of pad, unk, bos, eos (%s)",
            fname, name, mat2str (got));
   endif
-  persistent passed = cell (0, 1);          # the last words that passed: a model's
-  for k = 1:numel (passed)                  # vocabulary is checked by several callers
-    if (numel (passed{k}) == numel (w) && all (strcmp (passed{k}, w)))
-      return;
-    endif
-  endfor
+  if (memo ("vocabularies", w))            # passed before: a model's vocabulary is
+    return;                                 # checked by several callers
+  endif
   bytes = [w{:}];
   if (! all (bytes < 128))
     joined = [w; repmat({" "}, size (w))];   # a space ends each word: a cut character shows
@@ -69,7 +66,7 @@ function check_vocab (v, fname, name)
   if (! isempty (twice))
     error ("attention:vocab", "%s: %s.words holds \"%s\" twice", fname, name, sorted{twice});
   endif
-  passed = [{w}; passed(1:min (end, 1))];
+  memo ("vocabularies", w, true);
 endfunction
 
 %!shared v

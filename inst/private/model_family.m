@@ -50,7 +50,7 @@
 ## @end deftypefn
 
 function f = model_family (x)
-  persistent table
+  persistent table names
   if (isempty (table))
     ##        name                builder       source decoder cross pool      readout     batch       start
     rows = {"encoder-decoder",  "attn_model",  true,  true,   true,  "",       "vocab",    "pairs",    "source";
@@ -62,6 +62,7 @@ function f = model_family (x)
             "pooled-prefix",    "attn_family", true,  true,   false, "prefix", "vocab",    "pairs",    "source"};
     table = cell2struct (rows, {"name", "builder", "source", "decoder", "cross", "pool", ...
                                 "readout", "batch", "start"}, 2);
+    names = rows(:,1);
   endif
   if (nargin == 0)
     f = table;
@@ -77,7 +78,7 @@ function f = model_family (x)
       name = x.family;
     endif
   endif
-  f = table(strcmp ({table.name}, name));
+  f = table(find (strcmp (names, name), 1));
   if (isempty (f))
     error ("attention:config", "the family must be one of %s, got %s",
            strjoin ({table.name}, ", "), disp_arg (name));
