@@ -49,15 +49,7 @@ function [Y, T] = attn_ref_block (kind, Xq, Xkv, B, key_allow = [])
   if (isempty (Xkv))
     Xkv = Xq;
   endif
-  [n, ~, Bt] = size (Xq);
-  m = rows (Xkv);
-  h = B.heads;
-  h_kv = field_or_empty (B, "kv_heads");
-  if (isempty (h_kv))
-    h_kv = h;
-  endif
-  dk = columns (B.W_Q) / h;
-  dv = columns (B.W_V) / h_kv;
+  [n, m, Bt, h, h_kv, dk, dv] = block_sizes (B, Xq, Xkv);
 
   ## Projections, n×h·dk×Bt, m×h_kv·dk×Bt etc.: every batch item's rows
   ## times the weights, plus the bias if B has one.

@@ -40,15 +40,7 @@ function [G, D] = attn_ref_block_backward (dY, T, B)
     Xq = T.X;
     Xkv = T.X;
   endif
-  [n, ~, Bt] = size (Xq);
-  m = rows (Xkv);
-  h = B.heads;
-  h_kv = field_or_empty (B, "kv_heads");
-  if (isempty (h_kv))
-    h_kv = h;
-  endif
-  dk = columns (B.W_Q) / h;
-  dv = columns (B.W_V) / h_kv;
+  [n, m, Bt, h, h_kv, dk, dv] = block_sizes (B, Xq, Xkv);
 
   ## out = Xq + message*W_O + b_O
   G.W_O = stack_rows (T.message)' * stack_rows (dY);
