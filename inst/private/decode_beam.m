@@ -10,7 +10,7 @@
 function [D, st] = decode_beam (m, st, width)
   D = decode_done ();
   ndone = zeros (size (st.n0));
-  for s = 1:max (st.n0 + st.limit)
+  for s = rows (st.ids):max (st.n0 + st.limit)   # from the shared prompt on
     ended = s - st.n0 >= st.limit | ndone >= width;   # per sentence
     [D, st] = decode_done (D, st, [], st.logp, ended(st.sent));
     if (isempty (st.sent))

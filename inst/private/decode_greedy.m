@@ -9,7 +9,7 @@
 ## state at the end (its counts).
 function [D, st] = decode_greedy (m, st, pick)
   D = decode_done ();
-  for s = 1:max (st.n0 + st.limit)
+  for s = rows (st.ids):max (st.n0 + st.limit)   # from the shared prompt on
     full = s - st.n0(st.sent) >= st.limit(st.sent);   # written all they may
     [D, st] = decode_done (D, st, [], st.logp, full);
     if (isempty (st.sent))
@@ -56,3 +56,26 @@ endfunction
 %! D = decode_greedy (m, st, @(P) repmat (chat, rows (P), 1));
 %! assert (D.ids{1}', [m.tgt_vocab.bos, le, chat, chat]);
 %! assert (size (D.P{1}), [3, numel(m.tgt_vocab.words)]);
+
+%!test
+%! ## prompts of different lengths: the prompt rows both share are read in
+%! ## one pass at the first step, the rest one by one; the same tokens,
+%! ## probabilities and cross-attention as the whole forward pass at every
+%! ## step (uncached), and one row of history per id read
+%! src = {"the white dog", "the black cat", "the cat"};
+%! prompts = {"le", "le chat noir", "le chien"};
+%! for cached = [true, false]
+%!   o = struct ("max_len", 3, "cache", cached, "want", true, "method", "greedy");
+%!   st = decode_start (m, src, prompts, o, "t", "P");
+%!   assert (rows (st.ids), 2);                        # <bos> le, shared
+%!   [D{1+cached}, S{1+cached}] = decode_greedy (m, st, @(P) nthargout (2, @max, P, [], 2));
+%! endfor
+%! assert (D{1}.ids, D{2}.ids);
+%! ## cached, every id but the last goes through the stack once
+%! assert (S{2}.rows_run(D{2}.sent), cellfun ("numel", D{2}.ids) - 1);
+%! for i = 1:3
+%!   n0 = st.n0(D{2}.sent(i));
+%!   assert (rows (D{2}.P{i}), numel (D{2}.ids{i}) - 1);
+%!   assert (D{2}.P{i}(n0:end,:), D{1}.P{i}(n0:end,:), 1e-13);
+%!   assert (D{2}.A{i}(n0:end,:,:,:), D{1}.A{i}(n0:end,:,:,:), 1e-13);
+%! endfor

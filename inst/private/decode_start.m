@@ -13,7 +13,10 @@
 ## each a hypothesis with its part of the decoder state in the last
 ## dimension of every per-row array (decode_keep selects rows):
 ##   sent (R×1)      its sentence;  ids (s×R) the ids it has read or will
-##                   read next;  logp (R×1) the log-probability of its tokens
+##                   read next (at first <bos> and the prompt words every
+##                   sentence has, read in one pass);  read the rows of ids
+##                   in the cache;  logp (R×1) the log-probability of its
+##                   tokens
 ##   cache           the K/V cache (layer_stack): cache(l).self.K, .V
 ##                   (t×h·dk×R, t×h·dv×R) and cache(l).cross.K, .V
 ##                   (M×h·dk×R: computed at the first step from E)
@@ -73,7 +76,9 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   st.labels = arrayfun (@(i) m.src_vocab.words(batch.src(batch.src_allow(:,i), i)'), 1:N,
                         "UniformOutput", false);
   st.sent = (1:N)';
-  st.ids = v.bos + zeros (1, N);
+  k = min (st.n0);                            # <bos> and the prompt rows all share
+  st.ids = cell2mat (cellfun (@(f) f(1:k)', st.fed, "UniformOutput", false));
+  st.read = 0;
   st.logp = zeros (N, 1);
   [st.steps, st.rows_run] = deal (zeros (N, 1));
   [st.src, st.src_allow] = deal (batch.src, batch.src_allow);

@@ -1,9 +1,11 @@
 ## [st, P] = decode_step (m, st, gen): one decoder step of every row of the
-## state st (decode_start): the row of the last id it read goes through the
-## model's own input rule (decoder_input), causal stack (layer_stack, its
-## self-attention reading the K/V cache, its cross-attention the source's
-## cached keys and values) and head, and the cache grows by that row.
-## P (R×V): the next-token distributions, needed for the rows gen (R×1
+## state st (decode_start): the ids it has not read yet (one, or at the
+## first step the prompt all rows share) go through the model's own input
+## rule (decoder_input), causal stack (layer_stack, its self-attention
+## reading the K/V cache, its cross-attention the source's cached keys and
+## values) and head, and the cache grows by those rows.
+## P (R×V): the next-token distributions after the last id, needed for
+## the rows gen (R×1
 ## logical: the rows that choose a token; the others still read their
 ## prompt).  Uncached (st.cached false) the whole model reruns on every id
 ## so far of the rows gen (the reference the cache is tested against).
@@ -11,21 +13,34 @@
 ## P and the cross-attention weights in the history st.P, st.A.
 function [st, P] = decode_step (m, st, gen)
   [s, R] = size (st.ids);
+  k = s - st.read;                            # ids not read yet: 1, or the shared prompt
+  st.read = s;
   if (st.cached)
     if (st.t == 0 && prefix_rows (m))         # pooled-prefix: the source row first
       st = stack (m, st, zeros (0, R));
     endif
-    [st, x, L] = stack (m, st, st.ids(s,:));
-    st.rows_run += tally (st.sent, 1, st.n0);
+    [st, x, L] = stack (m, st, st.ids(s-k+1:s,:));   # k×R rows in one pass
+    st.rows_run += tally (st.sent, k, st.n0);
     [W, b] = vocab_head (m);
-    P = reshape (softmax_rows (attn_rows (x, W, b)), [], R).';
+    if (! st.want)                            # the last row's alone
+      x = x(end,:,:);
+    endif
+    Pk = softmax_rows (attn_rows (x, W, b));  # (k or 1)×V×R
+    P = reshape (Pk(end,:,:), [], R).';
     A = [];
-    if (st.want_A)                            # 1×M×h×R per layer -> R×M×h×L
+    if (st.want_A)                            # k×M×h×R per layer -> k×M×h×L×R
       A = permute (cat (5, arrayfun (@(T) T.cross.A, L, "UniformOutput", false){:}),
-                   [4 2 3 5 1]);
+                   [1 2 3 5 4]);
     endif
   else
     [P, A] = rerun (m, st, gen);
+    ## the history's layouts; the rows before the last, never reported
+    ## (prompt rows before every sentence's own), are NaN
+    Pk = cat (1, nan (k - 1, columns (P), R), reshape (P.', 1, [], R));
+    if (st.want_A)
+      A = permute (A, [5 2 3 4 1]);
+      A = cat (1, nan ([k - 1, size(A)(2:end)]), A);
+    endif
     st.rows_run += tally (st.sent(gen), s + prefix_rows (m), st.n0);
   endif
   st.steps += tally (st.sent(gen), 1, st.n0);
@@ -35,10 +50,10 @@ function [st, P] = decode_step (m, st, gen)
            "%s: the next-token probabilities of step %d are not finite: M holds NaN or Inf weights",
            st.fname, s - st.n0(st.sent(bad)) + 1);
   endif
-  if (st.want)
-    st.P = cat (1, st.P, reshape (P.', 1, [], R));
+  if (st.want)                              # one history row per id read
+    st.P = cat (1, st.P, Pk);
     if (st.want_A)
-      st.A = cat (1, st.A, permute (A, [5 2 3 4 1]));
+      st.A = cat (1, st.A, A);
     endif
   endif
 endfunction
@@ -64,7 +79,8 @@ function [st, x, L] = stack (m, st, ids)
 endfunction
 
 ## [P, A] = rerun (m, st, gen): the uncached step: the whole model on every
-## id so far of the rows gen; P R×V and A R×M×h×L (st.want_A) of those rows
+## id so far of the rows gen; P R×V and A R×M×h×L (st.want_A) of the
+## last id of those rows
 function [P, A] = rerun (m, st, gen)
   [s, R] = size (st.ids);
   P = nan (R, numel (m.tgt_vocab.words));
