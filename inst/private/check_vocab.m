@@ -3,7 +3,8 @@
 ## check_vocab (v, fname, name): the full check, where a vocabulary enters
 ## a model (check_config, model files): a struct of exactly words (a row of
 ## distinct UTF-8 text without NUL bytes), pad, unk, bos, eos (integer ids in
-## 0..numel (words), 0 = absent, distinct unless 0); attention:vocab errors
+## 0..numel (words), 0 = absent, distinct unless 0, but bos and eos may be
+## one token, as GPT-2's <|endoftext|> is); attention:vocab errors
 ## (attention:encoding for bad bytes) naming fname and name.  The last two
 ## rows of words that passed are kept and pass again at the cost of one
 ## strcmp (a model's vocabulary of 100k words is checked by several callers
@@ -39,9 +40,10 @@ function check_vocab (v, fname, name)
     endif
     got(i) = x;
   endfor
-  used = got(got > 0);
+  shared = got(3) == got(4);                 # one token may start and end text
+  used = got(got > 0 & [true, true, true, ! shared]);
   if (numel (unique (used)) < numel (used))
-    error ("attention:vocab", "%s: %s gives one id to two of pad, unk, bos, eos (%s)",
+    error ("attention:vocab", "%s: %s gives one id to two of pad, unk, bos, eos, other than bos and eos (%s)",
            fname, name, mat2str (got));
   endif
   if (memo ("vocabularies", w))            # passed before: a model's vocabulary is
@@ -79,7 +81,11 @@ endfunction
 %!error <f: src_vocab.words holds "the" twice> check_vocab (setfield (v, "words", [v.words, {"the"}]), "f", "src_vocab")
 %!error <f: src_vocab.eos must be an integer id in 0..7> check_vocab (setfield (v, "eos", 99), "f", "src_vocab")
 %!error <f: src_vocab.bos must be an integer id> check_vocab (setfield (v, "bos", 1.5), "f", "src_vocab")
-%!error <f: src_vocab gives one id to two> check_vocab (setfield (v, "bos", 4), "f", "src_vocab")
+%!error <f: src_vocab gives one id to two> check_vocab (setfield (v, "bos", 2), "f", "src_vocab")
+%!error <f: src_vocab gives one id to two> check_vocab (setfield (setfield (v, "bos", 1), "eos", 1), "f", "src_vocab")
+%!test
+%! ## GPT-2's <|endoftext|> begins and ends text: bos and eos may be one id
+%! check_vocab (setfield (v, "bos", 4), "f", "src_vocab");
 %!error <f: src_vocab.words\{6\} is not UTF-8 text: byte 2> check_vocab (setfield (v, "words", [v.words(1:5), {"r\xFF"}, v.words(7)]), "f", "src_vocab")
 %!error id=attention:vocab check_vocab (setfield (v, "words", {}), "f", "src_vocab")
 %!error <f: src_vocab.words\{3\} holds a NUL byte, which a word of a model file cannot hold> check_vocab (setfield (v, "words", [v.words(1:2), {"a\0b"}, v.words(4:end)]), "f", "src_vocab")

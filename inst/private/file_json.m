@@ -178,7 +178,7 @@ function txt = encode_meta (s, what, caller)
     elseif (isa (x, "double") && isreal (x) && isscalar (x) && x == fix (x) && abs (x) <= flintmax ())
       v = sprintf ("%d", x);
     elseif (isa (x, "double") && isreal (x) && isscalar (x) && isfinite (x))
-      v = sprintf ("%.17g", x);          # 17 digits read back as the same double
+      v = real_text (x);
     elseif (iscellstr (x) && (isempty (x) || (rows (x) == 1 && all (cellfun ("size", x, 1) == 1 | cellfun ("isempty", x)))))
       v = jsonencode (x);                # a list of strings (["a"] for one)
     else
@@ -189,6 +189,18 @@ function txt = encode_meta (s, what, caller)
     items{i} = [jsonencode(names{i}) ":" v];
   endfor
   txt = ["{" strjoin(items, ",") "}"];
+endfunction
+
+## the fewest digits (15 to 17) that jsondecode reads back as x: it
+## misreads some 17-digit texts by an ulp (9.9999999999999998e-13 is
+## read as 1.0000000000000002e-12), though 17 digits are exact in theory
+function v = real_text (x)
+  for digits = 15:17
+    v = sprintf ("%.*g", digits, x);
+    if (jsondecode (v) == x)
+      return;
+    endif
+  endfor
 endfunction
 
 function k = value_kind (x)
@@ -270,7 +282,7 @@ endfunction
 %!error <S.h must be text, a logical, a finite number or a row of text to be saved, got a function handle>
 %! file_json ("encode_meta", struct ("h", @sin), "S", "f")
 %!assert (file_json ("encode_meta", struct ("x", 0.1, "y", -1e-300), "S", "f"),
-%!        '{"x":0.10000000000000001,"y":-1e-300}')
+%!        '{"x":0.1,"y":-1e-300}')
 %!error <S.x .* got the number Inf> file_json ("encode_meta", struct ("x", Inf), "S", "f")
 %!error <got a 2×1 cell> file_json ("encode_meta", struct ("x", {{"a"; "b"}}), "S", "f")
 %!error id=attention:type file_json ("encode_meta", struct ("x", NaN), "S", "f")
@@ -285,3 +297,10 @@ endfunction
 %!error <here: S must be a JSON object> file_json ("decode_meta", '[1]', "S", "here")
 %!error <here: S names "d" and "D", which differ only in case> file_json ("decode_meta", '{"d": 3, "x": 1, "D": 4}', "S", "here")
 %!error <names "Ab" and "aB"> file_json ("decode_meta", '{"Ab": "x", "aB": "y"}', "S", "here")
+%!test
+%! ## a config's real numbers are read back as the same doubles
+%! x = [1e-12, 1e-5, 1e-6, 0.1, 1/3, pi * 1e-7, 500.25];
+%! for k = 1:numel (x)
+%!   s = file_json ("decode_meta", file_json ("encode_meta", struct ("e", x(k)), "C", "f"), "C", "here");
+%!   assert (s.e, x(k));
+%! endfor

@@ -1,0 +1,567 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{m} =} attn_import (@var{folder})
+## @deftypefnx {} {[@var{m}, @var{tok}] =} attn_import (@var{folder})
+## @deftypefnx {} {[@dots{}] =} attn_import (@var{folder}, "tokenizer", false)
+## Import a published checkpoint as an attention model.  A Hugging Face
+## style checkpoint folder becomes a model of the package, matrix by matrix.
+##
+## @var{folder} holds @file{config.json} and @file{model.safetensors} (or
+## the shards of @file{model.safetensors.index.json}), read through
+## @code{attn_checkpoint}: one tensor at a time, any dtype converted to
+## double, so importing needs the model's memory and about one tensor
+## more.  The @code{model_type} of @file{config.json} chooses the layout:
+##
+## @table @asis
+## @item @qcode{"gpt2"} (GPT-2, DistilGPT-2)
+## a decoder-only model (@code{attn_family}): learned positions
+## (@code{max_len} = @code{n_positions}), pre-norm LayerNorm with a final
+## norm (@code{ln_f}, @code{layer_norm_epsilon}), attention and FFN biases,
+## the activation of @code{activation_function} (@qcode{"gelu_new"} is
+## @qcode{"gelu_tanh"}), the vocabulary head tied to @code{wte}
+## (@code{b_vocab} zeros).  @code{c_attn}'s columns are @code{W_Q},
+## @code{W_K}, @code{W_V} side by side (its Conv1D weights are stored
+## input × output, as the package holds them).  The causal-mask buffers
+## @code{h.N.attn.bias} and @code{h.N.attn.masked_bias} are not read.
+## @item @qcode{"llama"} (SmolLM, TinyLlama)
+## a decoder-only model: rotary positions (@code{rope_theta}, the
+## rotate-half layout of the package's @qcode{"rope"}), RMSNorm before each
+## sublayer and at the end (@code{rms_norm_eps}), grouped-query attention
+## (@code{num_key_value_heads}, @code{head_dim}), the gated FFN
+## (@code{gate_proj} is @code{W_1}, @code{up_proj} @code{W_3},
+## @code{down_proj} @code{W_2}) with @code{hidden_act}, biases as
+## @code{attention_bias} and @code{mlp_bias} say, the head tied to the
+## embeddings (@code{tie_word_embeddings}) or @code{lm_head.weight}.
+## A @code{rope_scaling} entry is refused; @code{inv_freq} buffers are not
+## read.
+## @item @qcode{"bert"} with @code{BertForTokenClassification} (a NER tagger)
+## an encoder-token model: word and position embeddings and their
+## LayerNorm (@code{embed_norm}, @code{layer_norm_eps}), post-norm layers
+## with biases, @code{hidden_act} (@qcode{"gelu"} is the exact erf form),
+## the @code{classifier} as @code{W_class}, @code{b_class}, the class names
+## from @code{id2label}.  Row 1 of @code{token_type_embeddings} is added
+## to every row of the position table: exact for input of one segment
+## (token type 0 throughout, as a tagger reads a sentence).  The
+## @code{pooler}, which a token classifier does not read, is not read.
+## @end table
+##
+## Torch's linear layers store their weights output × input: the package's
+## matrices are their transposes (@code{W_Q} is @code{q_proj.weight'}).
+##
+## The vocabulary (@code{m.tgt_vocab} and @code{m.src_vocab}) holds the
+## tokenizer's pieces in id order (@code{attn_tokenizer}: byte-level BPE,
+## WordPiece or SentencePiece files in @var{folder}), a NUL byte written
+## @qcode{"<0x00>"}; ids are 1-based, so the checkpoint's id k is id k+1.
+## @code{bos}, @code{eos} and @code{pad} are @file{config.json}'s
+## @code{bos_token_id}, @code{eos_token_id} and @code{pad_token_id} (GPT-2's
+## @code{<|endoftext|>} is both @code{bos} and @code{eos}); @code{unk} is
+## the tokenizer's.  A decoder-only model reads @code{<bos>} before its
+## input, as every decoder-only model of the package does.  Without
+## tokenizer files, or with @qcode{"tokenizer"} @code{false}, the words are
+## the ids in angle brackets (@qcode{"<1>"}, @dots{}) and @var{tok} is
+## @code{[]}.
+##
+## Text goes through the tokenizer, ids through the model:
+## @code{ids = attn_tokenize (tok, text)}, then @code{attn_forward (m,
+## ids)} or @code{attn_continue (m, ids)}, and @code{attn_detokenize (tok,
+## ids)} for the text of the ids written.
+##
+## What the package cannot express is refused, never imported as another
+## model: an unknown @code{model_type} or architecture, a config key with a
+## value the layout does not have (the message names the key), a tensor
+## that is missing or of another shape, or a tensor the model would not
+## read; each is an @code{attention:import} error.  Errors of the files
+## themselves are @code{attention:file} errors of @code{attn_checkpoint}
+## and @code{attn_tokenizer}.
+##
+## @example
+## @group
+## ## with GPT-2's files downloaded into the folder gpt2:
+## ##   [m, tok] = attn_import ("gpt2");
+## ##   ids = attn_tokenize (tok, "The river bank");
+## ##   [~, info] = attn_continue (m, ids, "max_len", 5);
+## ##   attn_detokenize (tok, info.ids)
+## @end group
+## @end example
+## @seealso{attn_checkpoint, attn_tokenizer, attn_family, attn_save}
+## @end deftypefn
+
+function [m, tok] = attn_import (folder, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  o = parse_options ("attn_import", {"tokenizer", true, "flag"}, varargin);
+  ck = attn_checkpoint (folder);
+  where = sprintf ("attn_import: \"%s\"", ck.folder);
+  cfg = ck.config;
+  if (isempty (fieldnames (cfg)))
+    error ("attention:import", "%s has no config.json (or an empty one)", where);
+  endif
+  type = config_key (cfg, "model_type", "", "text", where);
+  layouts = {"gpt2", @gpt2_layout; "llama", @llama_layout; "bert", @bert_layout};
+  k = find (strcmp (layouts(:,1), type));
+  if (isempty (k))
+    error ("attention:import", "%s: config.json's model_type \"%s\" is not one the package imports (%s)",
+           where, type, strjoin (layouts(:,1)', ", "));
+  endif
+  [c, src, ignored, specials] = layouts{k,2} (cfg, where);
+  tok = [];
+  if (o.tokenizer)
+    tok = read_tokenizer (ck.folder, where);
+  endif
+  vocab = vocabulary (tok, c.V, cfg, specials, where);
+  c = rmfield (c, "V");
+  if (strcmp (c.family, "decoder-only"))
+    [c.src_vocab, c.tgt_vocab] = deal (vocab);
+  else
+    c.src_vocab = vocab;
+  endif
+  c = check_config (c, "attn_import");
+  m = build (ck, c, src, ignored, where);
+endfunction
+
+## ------------------------------------------------------------------
+## the layouts: the package config (with V, the vocabulary size), each
+## schema path's source (path, tensor, op, columns; op "copy" as stored,
+## "T" transposed, "cols" some columns, "pos" a position table plus
+## token-type row 1, "zeros"), the tensors not read (a regexp), and the
+## specials the config names
+
+function [c, src, ignored, specials] = gpt2_layout (cfg, where)
+  arch_check (cfg, {"GPT2LMHeadModel"}, false, where);
+  d = config_key (cfg, "n_embd", [], "count", where);
+  h = config_key (cfg, "n_head", [], "count", where);
+  L = config_key (cfg, "n_layer", [], "count", where);
+  refuse (cfg, "scale_attn_weights", true, where, "attention scores are divided by sqrt(dk)");
+  refuse (cfg, "scale_attn_by_inverse_layer_idx", false, where, "no per-layer scale");
+  refuse (cfg, "add_cross_attention", false, where, "no cross-attention");
+  c = base_config ("decoder-only", cfg, where, "vocab_size", d, h, L);
+  c.d_ff = config_key (cfg, "n_inner", 4 * d, "count", where);
+  c.activation = act_name (cfg, "activation_function", "gelu_new", where);
+  c.attn_bias = true;
+  c.norm = "pre";
+  c.norm_eps = config_key (cfg, "layer_norm_epsilon", 1e-5, "real", where);
+  c.final_norm = true;
+  c.max_len = config_key (cfg, "n_positions", 1024, "count", where);
+  c.tie_embeddings = config_key (cfg, "tie_word_embeddings", true, "flag", where);
+  src = {"tgt_embed", "wte.weight", "copy", [];
+         "tgt_pos", "wpe.weight", "copy", []};
+  for l = 1:L
+    p = sprintf ("decoder.%d.", l);
+    t = sprintf ("h.%d.", l - 1);
+    qkv = {1:d, d+1:2*d, 2*d+1:3*d};
+    src = [src;
+           {[p "self.W_Q"], [t "attn.c_attn.weight"], "cols", qkv{1};
+            [p "self.b_Q"], [t "attn.c_attn.bias"], "cols", qkv{1};
+            [p "self.W_K"], [t "attn.c_attn.weight"], "cols", qkv{2};
+            [p "self.b_K"], [t "attn.c_attn.bias"], "cols", qkv{2};
+            [p "self.W_V"], [t "attn.c_attn.weight"], "cols", qkv{3};
+            [p "self.b_V"], [t "attn.c_attn.bias"], "cols", qkv{3};
+            [p "self.W_O"], [t "attn.c_proj.weight"], "copy", [];
+            [p "self.b_O"], [t "attn.c_proj.bias"], "copy", [];
+            [p "ffn.W_1"], [t "mlp.c_fc.weight"], "copy", [];
+            [p "ffn.b_1"], [t "mlp.c_fc.bias"], "copy", [];
+            [p "ffn.W_2"], [t "mlp.c_proj.weight"], "copy", [];
+            [p "ffn.b_2"], [t "mlp.c_proj.bias"], "copy", [];
+            [p "norm_self.gain"], [t "ln_1.weight"], "copy", [];
+            [p "norm_self.bias"], [t "ln_1.bias"], "copy", [];
+            [p "norm_ffn.gain"], [t "ln_2.weight"], "copy", [];
+            [p "norm_ffn.bias"], [t "ln_2.bias"], "copy", []}];
+  endfor
+  src = [src;
+         {"decoder_norm.gain", "ln_f.weight", "copy", [];
+          "decoder_norm.bias", "ln_f.bias", "copy", [];
+          "W_vocab", "lm_head.weight", "T", [];
+          "b_vocab", "", "zeros", []}];
+  ignored = '^(transformer\.)?h\.\d+\.attn\.(bias|masked_bias)$';
+  specials = {"bos_token_id", "eos_token_id", "pad_token_id"};
+endfunction
+
+function [c, src, ignored, specials] = llama_layout (cfg, where)
+  arch_check (cfg, {"LlamaForCausalLM"}, false, where);
+  d = config_key (cfg, "hidden_size", [], "count", where);
+  h = config_key (cfg, "num_attention_heads", [], "count", where);
+  L = config_key (cfg, "num_hidden_layers", [], "count", where);
+  refuse (cfg, "rope_scaling", [], where, "rotary angles without scaling");
+  refuse (cfg, "partial_rotary_factor", 1, where, "every entry of a head turned");
+  c = base_config ("decoder-only", cfg, where, "vocab_size", d, h, L);
+  c.kv_heads = config_key (cfg, "num_key_value_heads", h, "count", where);
+  c.dk = c.dv = config_key (cfg, "head_dim", d / h, "count", where);
+  c.d_ff = config_key (cfg, "intermediate_size", [], "count", where);
+  c.activation = act_name (cfg, "hidden_act", "silu", where);
+  c.ffn_gated = true;
+  c.attn_bias = config_key (cfg, "attention_bias", false, "flag", where);
+  c.ffn_bias = config_key (cfg, "mlp_bias", false, "flag", where);
+  c.norm = "pre";
+  c.norm_kind = "rmsnorm";
+  c.norm_eps = config_key (cfg, "rms_norm_eps", 1e-6, "real", where);
+  c.final_norm = true;
+  c.positions = "rope";
+  c.rope_base = config_key (cfg, "rope_theta", 10000, "real", where);
+  c.max_len = config_key (cfg, "max_position_embeddings", 2048, "count", where);
+  c.tie_embeddings = config_key (cfg, "tie_word_embeddings", false, "flag", where);
+  src = {"tgt_embed", "model.embed_tokens.weight", "copy", []};
+  for l = 1:L
+    p = sprintf ("decoder.%d.", l);
+    t = sprintf ("model.layers.%d.", l - 1);
+    for w = {"Q", "q"; "K", "k"; "V", "v"; "O", "o"}'
+      src = [src;
+             {[p "self.W_" w{1}], [t "self_attn." w{2} "_proj.weight"], "T", [];
+              [p "self.b_" w{1}], [t "self_attn." w{2} "_proj.bias"], "copy", []}];
+    endfor
+    for w = {"1", "gate"; "3", "up"; "2", "down"}'
+      src = [src;
+             {[p "ffn.W_" w{1}], [t "mlp." w{2} "_proj.weight"], "T", [];
+              [p "ffn.b_" w{1}], [t "mlp." w{2} "_proj.bias"], "copy", []}];
+    endfor
+    src = [src;
+           {[p "norm_self.gain"], [t "input_layernorm.weight"], "copy", [];
+            [p "norm_ffn.gain"], [t "post_attention_layernorm.weight"], "copy", []}];
+  endfor
+  src = [src;
+         {"decoder_norm.gain", "model.norm.weight", "copy", [];
+          "W_vocab", "lm_head.weight", "T", [];
+          "b_vocab", "", "zeros", []}];
+  ignored = 'rotary_emb\.inv_freq$';
+  specials = {"bos_token_id", "eos_token_id", "pad_token_id"};
+endfunction
+
+function [c, src, ignored, specials] = bert_layout (cfg, where)
+  arch_check (cfg, {"BertForTokenClassification"}, true, where);
+  d = config_key (cfg, "hidden_size", [], "count", where);
+  h = config_key (cfg, "num_attention_heads", [], "count", where);
+  L = config_key (cfg, "num_hidden_layers", [], "count", where);
+  refuse (cfg, "position_embedding_type", "absolute", where, "absolute positions");
+  refuse (cfg, "is_decoder", false, where, "an encoder");
+  refuse (cfg, "add_cross_attention", false, where, "no cross-attention");
+  c = base_config ("encoder-token", cfg, where, "vocab_size", d, h, L);
+  c.d_ff = config_key (cfg, "intermediate_size", [], "count", where);
+  c.activation = act_name (cfg, "hidden_act", "gelu", where);
+  c.attn_bias = true;
+  c.norm = "post";
+  c.norm_eps = config_key (cfg, "layer_norm_eps", 1e-12, "real", where);
+  c.final_norm = false;
+  c.embed_norm = true;
+  c.max_len = config_key (cfg, "max_position_embeddings", 512, "count", where);
+  c.tgt_vocab = attn_vocab (class_names (cfg, where), {});
+  src = {"src_embed", "embeddings.word_embeddings.weight", "copy", [];
+         "src_pos", "embeddings.position_embeddings.weight", "pos", [];
+         "src_embed_norm.gain", "embeddings.LayerNorm.weight", "copy", [];
+         "src_embed_norm.bias", "embeddings.LayerNorm.bias", "copy", []};
+  for l = 1:L
+    p = sprintf ("encoder.%d.", l);
+    t = sprintf ("encoder.layer.%d.", l - 1);
+    for w = {"Q", "self.query"; "K", "self.key"; "V", "self.value"; "O", "output.dense"}'
+      src = [src;
+             {[p "self.W_" w{1}], [t "attention." w{2} ".weight"], "T", [];
+              [p "self.b_" w{1}], [t "attention." w{2} ".bias"], "copy", []}];
+    endfor
+    src = [src;
+           {[p "ffn.W_1"], [t "intermediate.dense.weight"], "T", [];
+            [p "ffn.b_1"], [t "intermediate.dense.bias"], "copy", [];
+            [p "ffn.W_2"], [t "output.dense.weight"], "T", [];
+            [p "ffn.b_2"], [t "output.dense.bias"], "copy", [];
+            [p "norm_self.gain"], [t "attention.output.LayerNorm.weight"], "copy", [];
+            [p "norm_self.bias"], [t "attention.output.LayerNorm.bias"], "copy", [];
+            [p "norm_ffn.gain"], [t "output.LayerNorm.weight"], "copy", [];
+            [p "norm_ffn.bias"], [t "output.LayerNorm.bias"], "copy", []}];
+  endfor
+  src = [src;
+         {"W_class", "classifier.weight", "T", [];
+          "b_class", "classifier.bias", "copy", []}];
+  ignored = '^(bert\.)?(embeddings\.position_ids|pooler\.dense\.(weight|bias))$';
+  specials = {"", "", "pad_token_id"};
+endfunction
+
+## the fields every layout sets, with the package's defaults for the rest
+function c = base_config (family, cfg, where, vocab_key, d, h, L)
+  c = struct ("family", family, "V", config_key (cfg, vocab_key, [], "count", where),
+              "d", d, "heads", h, "encoder_layers", 0, "decoder_layers", 0);
+  if (mod (d, h) != 0 && ! isfield (cfg, "head_dim"))
+    error ("attention:import", "%s: config.json's heads (%d) do not divide the width (%d)",
+           where, h, d);
+  endif
+  if (strcmp (family, "decoder-only"))
+    c.decoder_layers = L;
+  else
+    c.encoder_layers = L;
+  endif
+endfunction
+
+## error unless config.json's architectures are one of these (absent
+## only when not required)
+function arch_check (cfg, allowed, required, where)
+  a = config_key (cfg, "architectures", {}, "any", where);
+  if (ischar (a))
+    a = {a};
+  endif
+  if (! iscellstr (a) || ! all (ismember (a, allowed)) || (isempty (a) && required))
+    error ("attention:import",
+           "%s: config.json's architectures is %s; this model_type is imported as %s",
+           where, disp_arg (a), strjoin (allowed, ", "));
+  endif
+endfunction
+
+## error unless config.json's key is absent, null or the value the
+## package's layout has
+function refuse (cfg, key, value, where, meaning)
+  if (! isfield (cfg, key) || isempty (cfg.(key)) || isequal (cfg.(key), value))
+    return;
+  endif
+  error ("attention:import", "%s: config.json's %s is %s; the package imports %s only (%s)",
+         where, key, disp_arg (cfg.(key)), disp_arg (value), meaning);
+endfunction
+
+## config.json's key (absent or null: default; no default: an error),
+## checked as kind: "count" (an integer >= 1), "id" (an integer >= 0),
+## "real" (> 0), "flag", "text", "any"
+function v = config_key (cfg, key, default, kind, where)
+  if (! isfield (cfg, key) || (isempty (cfg.(key)) && ! ischar (cfg.(key))))
+    if (isempty (default) && ! strcmp (kind, "any") && ! (strcmp (kind, "text") && ischar (default)))
+      error ("attention:import", "%s: config.json has no %s", where, key);
+    endif
+    v = default;
+    return;
+  endif
+  v = cfg.(key);
+  switch (kind)
+    case "count"
+      ok = isnumeric (v) && isscalar (v) && v == fix (v) && v >= 1 && v < 2^31;
+    case "id"
+      ok = isnumeric (v) && isscalar (v) && v == fix (v) && v >= 0 && v < 2^31;
+    case "real"
+      ok = isnumeric (v) && isscalar (v) && isfinite (v) && v > 0;
+    case "flag"
+      ok = islogical (v) && isscalar (v);
+    case "text"
+      ok = ischar (v) && rows (v) == 1;
+    otherwise
+      ok = true;
+  endswitch
+  if (! ok)
+    error ("attention:import", "%s: config.json's %s must be %s, got %s", where, key,
+           struct ("count", "a positive integer", "id", "a token id (an integer from 0)",
+                   "real", "a positive number", "flag", "true or false",
+                   "text", "a string").(kind), disp_arg (v));
+  endif
+  if (any (strcmp (kind, {"count", "id", "real"})))
+    v = double (v);
+  endif
+endfunction
+
+## the package's name of an activation key's value
+function a = act_name (cfg, key, default, where)
+  names = {"gelu_new", "gelu_tanh"; "gelu_pytorch_tanh", "gelu_tanh"; "gelu", "gelu";
+           "relu", "relu"; "silu", "silu"; "swish", "silu"};
+  v = config_key (cfg, key, default, "text", where);
+  k = find (strcmp (names(:,1), v));
+  if (isempty (k))
+    error ("attention:import", "%s: config.json's %s is \"%s\"; the package imports %s", where,
+           key, v, strjoin (unique (names(:,1))', ", "));
+  endif
+  a = names{k,2};
+endfunction
+
+## id2label's names in id order (keys "0" ... "C-1", each once)
+function names = class_names (cfg, where)
+  map = config_key (cfg, "id2label", [], "any", where);
+  if (isempty (map))
+    error ("attention:import", "%s: config.json has no id2label (the class names)", where);
+  endif
+  ok = isstruct (map) && isscalar (map);
+  if (ok)
+    keys = fieldnames (map);
+    names = struct2cell (map);
+    [ids, order] = sort (str2double (keys));
+    ok = iscellstr (names) && isequal (ids(:)', 0:numel (keys) - 1) && numel (keys) >= 2;
+  endif
+  if (! ok)
+    error ("attention:import",
+           "%s: config.json's id2label must map the ids \"0\" ... to at least 2 class names", where);
+  endif
+  names = names(order)';
+  if (isfield (cfg, "num_labels") && ! isequal (cfg.num_labels, numel (names)))
+    error ("attention:import", "%s: config.json's num_labels (%s) is not the %d names of id2label",
+           where, disp_arg (cfg.num_labels), numel (names));
+  endif
+endfunction
+
+## ------------------------------------------------------------------
+## the tokenizer of the folder ([] when it has no tokenizer files)
+function tok = read_tokenizer (folder, where)
+  tok = [];
+  files = {"tokenizer.json", "vocab.json", "vocab.txt", "source.spm"};
+  if (! any (cellfun (@(f) isfile (fullfile (folder, f)), files)))
+    return;
+  endif
+  try
+    tok = attn_tokenizer (folder);
+  catch err
+    error ("attention:import",
+           "%s: its tokenizer files cannot be read (%s); attn_import (FOLDER, \"tokenizer\", false) imports the model with numbered words",
+           where, err.message);
+  end_try_catch
+endfunction
+
+## the model's vocabulary: the tokenizer's pieces (or "<k>"), the specials
+## of config.json (0-based ids there)
+function v = vocabulary (tok, V, cfg, specials, where)
+  if (isempty (tok))
+    words = arrayfun (@(k) sprintf ("<%d>", k), 1:V, "UniformOutput", false);
+    unk = 0;
+  else
+    words = tok.pieces;
+    if (numel (words) > V)
+      error ("attention:import",
+             "%s: the tokenizer has %d tokens, the model's vocabulary_size only %d",
+             where, numel (words), V);
+    endif
+    extra = numel (words) + 1:V;            # embedding rows no token uses
+    words = [words, arrayfun(@(k) sprintf ("<%d>", k), extra, "UniformOutput", false)];
+    words = strrep (words, "\0", "<0x00>");
+    sorted = sort (words);
+    twice = find (strcmp (sorted(1:end-1), sorted(2:end)), 1);
+    if (! isempty (twice))
+      error ("attention:import", "%s: two tokens of the tokenizer read as \"%s\"",
+             where, sorted{twice});
+    endif
+    unk = 0;
+    if (isfield (tok, "unk"))
+      unk = tok.unk;
+    endif
+  endif
+  v = struct ("words", {words}, "pad", 0, "unk", unk, "bos", 0, "eos", 0);
+  names = {"bos", "eos", "pad"};
+  for i = 1:3
+    if (! isempty (specials{i}))
+      id = config_key (cfg, specials{i}, -1, "id", where);
+      if (id >= V)
+        error ("attention:import", "%s: config.json's %s (%d) is not below vocab_size (%d)",
+               where, specials{i}, id, V);
+      endif
+      v.(names{i}) = id + 1;
+    endif
+  endfor
+  if (v.pad > 0 && any (v.pad == [v.unk, v.bos, v.eos]))
+    v.pad = 0;                              # padding is masked: the shared token serves
+  endif
+endfunction
+
+## ------------------------------------------------------------------
+## the model of config c with every array read from ck as src says
+function m = build (ck, c, src, ignored, where)
+  parts = model_schema (c);
+  [has, at] = ismember ({parts.path}, src(:,1));
+  fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});
+  if (! all (has | fixed))                  # a bug of a layout table
+    error ("attention:internal", "%s: no source for the array %s", where,
+           parts(find (! (has | fixed), 1)).path);
+  endif
+  ## every tensor found, with the shape the array needs, before any is read
+  n = numel (parts);
+  name = cell (1, n);
+  name(:) = {""};
+  for i = find (has)
+    s = src(at(i),:);
+    if (strcmp (s{3}, "zeros"))
+      continue;
+    endif
+    name{i} = attn_checkpoint (ck, s{2}, "name");
+    if (isempty (name{i}))
+      error ("attention:import", "%s has no tensor \"%s\" (the model's %s)", where, s{2},
+             parts(i).path);
+    endif
+    stored = ck.shapes{strcmp (ck.names, name{i})};
+    want = stored_shape (s{3}, parts(i).shape, stored);
+    if (! isequal (stored, want))
+      error ("attention:import", "%s: tensor \"%s\" is %s; the model's %s needs %s", where,
+             name{i}, shape_str (stored), parts(i).path, shape_str (want));
+    endif
+  endfor
+  used = name(! cellfun ("isempty", name));
+  if (any (strcmp (src(:,3), "pos")))
+    used{end+1} = attn_checkpoint (ck, "embeddings.token_type_embeddings.weight", "name");
+    if (isempty (used{end}))
+      error ("attention:import", "%s has no tensor \"embeddings.token_type_embeddings.weight\"",
+             where);
+    endif
+  endif
+  tied = "";
+  if (c.tie_embeddings)
+    tied = attn_checkpoint (ck, "lm_head.weight", "name");
+  endif
+  other = setdiff (ck.names, [used, {tied}]);
+  other = other(cellfun ("isempty", regexp (other, ignored, "once")));
+  if (! isempty (other))
+    error ("attention:import",
+           "%s holds the tensor \"%s\", which a %s model of this config does not have",
+           where, other{1}, config_key (ck.config, "model_type", "", "text", where));
+  endif
+  sizes = prod (vertcat (parts.shape), 2);
+  check_memory (sum (sizes), max (sizes), "attn_import", "the model", "");
+
+  ## the layout in schema order, then each tensor read once
+  m.config = rmfield (c, {"src_vocab", "tgt_vocab"});
+  m.src_vocab = c.src_vocab;
+  m.tgt_vocab = c.tgt_vocab;
+  for i = 1:n
+    x = [];
+    if (fixed(i))
+      x = c.(parts(i).init);
+    elseif (strcmp (src{at(i),3}, "zeros"))
+      x = zeros (parts(i).shape);
+    endif
+    m = subsasgn (m, parts(i).subs, x);
+  endfor
+  [tensors, ~, which] = unique (name);
+  for t = 1:numel (tensors)
+    if (isempty (tensors{t}))
+      continue;
+    endif
+    X = attn_checkpoint (ck, tensors{t});
+    if (! all (isfinite (X(:))))
+      error ("attention:import", "%s: tensor \"%s\" holds NaN or Inf", where, tensors{t});
+    endif
+    for i = find (which(:)' == t)
+      m = subsasgn (m, parts(i).subs, convert (X, src(at(i),:), ck));
+    endfor
+  endfor
+  if (! isempty (tied) && ! isequal (attn_checkpoint (ck, tied), m.tgt_embed))
+    error ("attention:import",
+           "%s: config.json ties the head to the embeddings, but \"%s\" is not the embedding table",
+           where, tied);
+  endif
+  check_model (m, "attn_import");
+endfunction
+
+## the shape a tensor must be stored in for an array of shape want
+function s = stored_shape (op, want, stored)
+  switch (op)
+    case "T"
+      s = fliplr (want);
+    case "cols"                               # d×(3d) or [3d]
+      s = [want(1), 3 * want(2)];
+    otherwise
+      s = want;
+  endswitch
+  if (s(1) == 1 && numel (stored) == 1)      # a 1-D tensor is a row
+    s = s(2);
+  endif
+endfunction
+
+## the array of one part from its tensor X
+function x = convert (X, s, ck)
+  switch (s{3})
+    case "T"
+      x = X';
+    case "cols"
+      x = X(:, s{4});
+    case "pos"                                # positions + token type 0
+      x = X + attn_checkpoint (ck, "embeddings.token_type_embeddings.weight")(1,:);
+    otherwise
+      x = X;
+  endswitch
+endfunction
+
+%!error <Invalid call> attn_import ()
+%!error id=attention:option attn_import (".", "tokenizer", 3)
+%!error <has neither model.safetensors> attn_import (tempdir ())

@@ -1,0 +1,156 @@
+## attn_import on tiny random checkpoints in the layouts Hugging Face
+## publishes (tests/fixtures/import: GPT-2, Llama, a BERT token
+## classifier), against expected.txt: the logits and greedy continuations
+## of a plain-Python forward pass of each architecture written from its
+## published formulas (make_fixtures.py, run once; the tests read only the
+## files).
+
+%!function d = here (name)
+%!  d = fullfile (fileparts (which ("run_tests")), "fixtures", "import", name);
+%!endfunction
+
+## expected.txt's rows of one fixture and kind: a cell of value rows
+%!function v = expected (fixture, kind)
+%!  lines = strsplit (fileread (here ("expected.txt")), "\n");
+%!  lines = lines(! strncmp (lines, "#", 1) & ! cellfun ("isempty", lines));
+%!  f = regexp (lines, "\t", "split");
+%!  f = vertcat (f{:});
+%!  pick = strcmp (f(:,1), fixture) & strcmp (f(:,2), kind);
+%!  v = cellfun (@(s) str2double (strsplit (s, " ")), f(pick,4), "UniformOutput", false)';
+%!endfunction
+
+## the imported model's logits equal the reference's (1e-10 relative) on
+## every case; inputs there count ids from 0 and hold <bos> where the
+## model reads it
+%!function check_logits (m, fixture)
+%!  inputs = expected (fixture, "input");
+%!  logits = expected (fixture, "logits");
+%!  assert (numel (inputs) >= 3);
+%!  for k = 1:numel (inputs)
+%!    ids = inputs{k} + 1;
+%!    if (m.tgt_vocab.bos > 0)
+%!      assert (ids(1), m.tgt_vocab.bos);
+%!      ids = ids(2:end);
+%!    endif
+%!    tr = attn_forward (m, ids);
+%!    n = logits{k}(1:2);
+%!    want = reshape (logits{k}(3:end), n(2), n(1))';
+%!    assert (size (tr.logits), n);
+%!    assert (tr.logits, want, -1e-10);
+%!  endfor
+%!endfunction
+
+## cached greedy continuation gives the reference's ids
+%!function check_greedy (m, fixture)
+%!  inputs = expected (fixture, "input");
+%!  greedy = expected (fixture, "greedy");
+%!  for k = 1:numel (inputs)
+%!    [~, info] = attn_continue (m, inputs{k}(2:end) + 1, "max_len", 6);
+%!    assert (info.ids, greedy{k} + 1);
+%!  endfor
+%!endfunction
+
+## saved and loaded, the model is the same
+%!function check_save (m)
+%!  f = [tempname() ".safetensors"];
+%!  unwind_protect
+%!    attn_save (m, f);
+%!    assert (isequal (attn_load (f), m));
+%!  unwind_protect_cleanup
+%!    if (exist (f, "file"))
+%!      delete (f);
+%!    endif
+%!  end_unwind_protect
+%!endfunction
+
+## the message and identifier of an error
+%!function check_error (code, id, pattern)
+%!  try
+%!    code ();
+%!    error ("no error");
+%!  catch err
+%!    assert (err.identifier, id);
+%!    assert (! isempty (regexp (err.message, pattern, "once")), err.message);
+%!  end_try_catch
+%!endfunction
+
+%!test
+%! ## GPT-2: decoder-only, pre-norm, tied head, c_attn split into Q, K, V
+%! [m, tok] = attn_import (here ("gpt2"));
+%! assert (isempty (tok));
+%! assert (m.config.family, "decoder-only");
+%! assert ({m.config.activation, m.config.norm, m.config.positions}, {"gelu_tanh", "pre", "learned"});
+%! assert ([m.config.tie_embeddings, m.config.attn_bias, m.config.max_len], [true, true, 12]);
+%! assert ([m.tgt_vocab.bos, m.tgt_vocab.eos, m.tgt_vocab.pad], [40 40 0]);
+%! assert (! isfield (m, "W_vocab"));
+%! assert (m.b_vocab, zeros (1, 40));
+%! check_logits (m, "gpt2");
+%! check_greedy (m, "gpt2");
+%! check_save (m);
+
+%!test
+%! ## the buffers h.N.attn.bias and masked_bias are there and not read; the
+%! ## uncached continuation is the cached one
+%! ck = attn_checkpoint (here ("gpt2"));
+%! assert (any (strcmp (ck.names, "h.0.attn.bias")));
+%! m = attn_import (here ("gpt2"));
+%! [~, a] = attn_continue (m, [6 18 4], "max_len", 6);
+%! [~, b] = attn_continue (m, [6 18 4], "max_len", 6, "cache", false);
+%! assert (a.ids, b.ids);
+%! assert (a.probs, b.probs, 1e-12);
+
+%!test
+%! ## Llama: rope, RMSNorm, grouped-query attention, SwiGLU, its own head, BF16
+%! m = attn_import (here ("llama"));
+%! assert ({m.config.positions, m.config.norm_kind, m.config.activation},
+%!         {"rope", "rmsnorm", "silu"});
+%! assert ([m.config.kv_heads, m.config.heads, m.config.rope_base, m.config.ffn_gated],
+%!         [2 4 500 true]);
+%! assert ([m.config.attn_bias, m.config.ffn_bias, m.config.tie_embeddings], [false false false]);
+%! assert ([m.tgt_vocab.bos, m.tgt_vocab.eos], [2 3]);
+%! assert (size (m.W_vocab), [16 48]);
+%! check_logits (m, "llama");
+%! check_greedy (m, "llama");
+%! check_save (m);
+
+%!test
+%! ## BERT token classifier: class names, embedding LayerNorm, post-norm
+%! [m, tok] = attn_import (here ("bert"));
+%! assert (m.config.family, "encoder-token");
+%! assert (m.tgt_vocab.words, {"O", "B-PER", "I-PER", "B-LOC", "I-LOC"});
+%! assert ([m.config.embed_norm, m.config.final_norm, m.config.norm_eps], [true false 1e-12]);
+%! assert (m.config.activation, "gelu");
+%! assert (m.src_vocab.words, tok.pieces);
+%! assert ([m.src_vocab.pad, m.src_vocab.unk, m.src_vocab.bos, m.src_vocab.eos], [1 2 0 0]);
+%! check_logits (m, "bert");
+%! check_save (m);
+
+%!test
+%! ## text through the tokenizer: the ids of the reference's fourth case
+%! [m, tok] = attn_import (here ("bert"));
+%! ids = attn_tokenize (tok, "Raghav goes to school in Delhi.");
+%! inputs = expected ("bert", "input");
+%! assert (ids, inputs{4} + 1);
+%! tr = attn_forward (m, ids);
+%! [~, best] = max (tr.logits, [], 2);
+%! assert (size (best), [7 1]);
+%! assert (attn_detokenize (tok, ids), "Raghav goes to school in Delhi.");
+
+%!test
+%! ## without its tokenizer the words are the ids
+%! [m, tok] = attn_import (here ("bert"), "tokenizer", false);
+%! assert (isempty (tok));
+%! assert (m.src_vocab.words(1:3), {"<1>", "<2>", "<3>"});
+
+%!test
+%! ## what the package cannot express is refused, naming key or tensor
+%! check_error (@() attn_import (here ("gpt2-unknown")), "attention:import",
+%!              'model_type "gpt3" is not one the package imports');
+%! check_error (@() attn_import (here ("gpt2-missing")), "attention:import",
+%!              'has no tensor "h\.1\.ln_2\.bias"');
+%! check_error (@() attn_import (here ("gpt2-extra")), "attention:import",
+%!              'holds the tensor "h\.0\.attn\.c_attn\.extra", which a gpt2 model');
+%! check_error (@() attn_import (here ("gpt2-relu6")), "attention:import",
+%!              'activation_function is "relu6"');
+%! check_error (@() attn_import (here ("llama-scaled")), "attention:import",
+%!              "rope_scaling is");
