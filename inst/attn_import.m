@@ -42,6 +42,17 @@
 ## to every row of the position table: exact for input of one segment
 ## (token type 0 throughout, as a tagger reads a sentence).  The
 ## @code{pooler}, which a token classifier does not read, is not read.
+## @item @qcode{"marian"} (Helsinki-NLP's opus-mt translators)
+## an encoder-decoder model: post-norm layers with biases, the activation
+## of @code{activation_function} (@qcode{"swish"} is @qcode{"silu"}),
+## token rows scaled by sqrt(d) (@code{scale_embedding}), sinusoidal
+## positions with the sines before the cosines (@qcode{"sinusoidal_concat"},
+## computed, not read), one table @code{model.shared.weight} for source,
+## target and the tied head, @code{final_logits_bias} as @code{b_vocab}.
+## The decoder starts from @code{decoder_start_token_id} (Marian's
+## @code{<pad>}), which is the vocabulary's @code{bos} (padding then uses
+## @code{<eos>}, under a false mask).  Source and target share one
+## vocabulary: @file{vocab.json}, with @file{source.spm} as tokenizer.
 ## @end table
 ##
 ## Torch's linear layers store their weights output × input: the package's
@@ -97,26 +108,27 @@ function [m, tok] = attn_import (folder, varargin)
     error ("attention:import", "%s has no config.json (or an empty one)", where);
   endif
   type = config_key (cfg, "model_type", "", "text", where);
-  layouts = {"gpt2", @gpt2_layout; "llama", @llama_layout; "bert", @bert_layout};
+  layouts = {"gpt2", @gpt2_layout; "llama", @llama_layout; "bert", @bert_layout;
+             "marian", @marian_layout};
   k = find (strcmp (layouts(:,1), type));
   if (isempty (k))
     error ("attention:import", "%s: config.json's model_type \"%s\" is not one the package imports (%s)",
            where, type, strjoin (layouts(:,1)', ", "));
   endif
-  [c, src, ignored, specials] = layouts{k,2} (cfg, where);
+  [c, src, ignored, specials, copies] = layouts{k,2} (cfg, where);
   tok = [];
   if (o.tokenizer)
     tok = read_tokenizer (ck.folder, where);
   endif
   vocab = vocabulary (tok, c.V, cfg, specials, where);
   c = rmfield (c, "V");
-  if (strcmp (c.family, "decoder-only"))
+  if (any (strcmp (c.family, {"decoder-only", "encoder-decoder"})))
     [c.src_vocab, c.tgt_vocab] = deal (vocab);
   else
     c.src_vocab = vocab;
   endif
   c = check_config (c, "attn_import");
-  m = build (ck, c, src, ignored, where);
+  m = build (ck, c, src, ignored, copies, where);
 endfunction
 
 ## ------------------------------------------------------------------
@@ -126,7 +138,7 @@ endfunction
 ## token-type row 1, "zeros"), the tensors not read (a regexp), and the
 ## specials the config names
 
-function [c, src, ignored, specials] = gpt2_layout (cfg, where)
+function [c, src, ignored, specials, copies] = gpt2_layout (cfg, where)
   arch_check (cfg, {"GPT2LMHeadModel"}, false, where);
   d = config_key (cfg, "n_embd", [], "count", where);
   h = config_key (cfg, "n_head", [], "count", where);
@@ -174,9 +186,10 @@ function [c, src, ignored, specials] = gpt2_layout (cfg, where)
           "b_vocab", "", "zeros", []}];
   ignored = '^(transformer\.)?h\.\d+\.attn\.(bias|masked_bias)$';
   specials = {"bos_token_id", "eos_token_id", "pad_token_id"};
+  copies = tied_head (c);
 endfunction
 
-function [c, src, ignored, specials] = llama_layout (cfg, where)
+function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
   arch_check (cfg, {"LlamaForCausalLM"}, false, where);
   d = config_key (cfg, "hidden_size", [], "count", where);
   h = config_key (cfg, "num_attention_heads", [], "count", where);
@@ -223,9 +236,10 @@ function [c, src, ignored, specials] = llama_layout (cfg, where)
           "b_vocab", "", "zeros", []}];
   ignored = 'rotary_emb\.inv_freq$';
   specials = {"bos_token_id", "eos_token_id", "pad_token_id"};
+  copies = tied_head (c);
 endfunction
 
-function [c, src, ignored, specials] = bert_layout (cfg, where)
+function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
   arch_check (cfg, {"BertForTokenClassification"}, true, where);
   d = config_key (cfg, "hidden_size", [], "count", where);
   h = config_key (cfg, "num_attention_heads", [], "count", where);
@@ -270,6 +284,75 @@ function [c, src, ignored, specials] = bert_layout (cfg, where)
           "b_class", "classifier.bias", "copy", []}];
   ignored = '^(bert\.)?(embeddings\.position_ids|pooler\.dense\.(weight|bias))$';
   specials = {"", "", "pad_token_id"};
+  copies = cell (0, 2);
+endfunction
+
+function [c, src, ignored, specials, copies] = marian_layout (cfg, where)
+  arch_check (cfg, {"MarianMTModel"}, false, where);
+  d = config_key (cfg, "d_model", [], "count", where);
+  h = config_key (cfg, "encoder_attention_heads", [], "count", where);
+  ff = config_key (cfg, "encoder_ffn_dim", [], "count", where);
+  for k = {"decoder_attention_heads", h; "decoder_ffn_dim", ff}'
+    refuse (cfg, k{1}, k{2}, where, "the encoder's number");
+  endfor
+  refuse (cfg, "normalize_before", false, where, "post-norm layers");
+  refuse (cfg, "normalize_embedding", false, where, "no norm of the embedded rows");
+  refuse (cfg, "add_final_layer_norm", false, where, "no final norm");
+  refuse (cfg, "static_position_embeddings", true, where, "sinusoidal positions");
+  refuse (cfg, "share_encoder_decoder_embeddings", true, where, "one embedding table");
+  refuse (cfg, "tie_word_embeddings", true, where, "the head tied to the embeddings");
+  c = base_config ("encoder-decoder", cfg, where, "vocab_size", d, h, 1);
+  c.encoder_layers = config_key (cfg, "encoder_layers", [], "count", where);
+  c.decoder_layers = config_key (cfg, "decoder_layers", [], "count", where);
+  c.d_ff = ff;
+  c.activation = act_name (cfg, "activation_function", "swish", where);
+  c.attn_bias = true;
+  c.norm = "post";
+  c.final_norm = false;
+  c.positions = "sinusoidal_concat";
+  c.embed_scale = config_key (cfg, "scale_embedding", false, "flag", where);
+  c.tie_embeddings = true;
+  c.max_len = config_key (cfg, "max_position_embeddings", 512, "count", where);
+  src = {"src_embed", "model.shared.weight", "copy", [];
+         "tgt_embed", "model.shared.weight", "copy", []};
+  blocks = {"self", "self_attn"; "cross", "encoder_attn"};
+  for stack = {"encoder", c.encoder_layers, 1; "decoder", c.decoder_layers, 2}'
+    for l = 1:stack{2}
+      p = sprintf ("%s.%d.", stack{1}, l);
+      t = sprintf ("model.%s.layers.%d.", stack{1}, l - 1);
+      for b = blocks(1:stack{3},:)'
+        for w = {"Q", "q_proj"; "K", "k_proj"; "V", "v_proj"; "O", "out_proj"}'
+          src = [src;
+                 {[p b{1} ".W_" w{1}], [t b{2} "." w{2} ".weight"], "T", [];
+                  [p b{1} ".b_" w{1}], [t b{2} "." w{2} ".bias"], "copy", []}];
+        endfor
+        src = [src;
+               {[p "norm_" b{1} ".gain"], [t b{2} "_layer_norm.weight"], "copy", [];
+                [p "norm_" b{1} ".bias"], [t b{2} "_layer_norm.bias"], "copy", []}];
+      endfor
+      src = [src;
+             {[p "ffn.W_1"], [t "fc1.weight"], "T", [];
+              [p "ffn.b_1"], [t "fc1.bias"], "copy", [];
+              [p "ffn.W_2"], [t "fc2.weight"], "T", [];
+              [p "ffn.b_2"], [t "fc2.bias"], "copy", [];
+              [p "norm_ffn.gain"], [t "final_layer_norm.weight"], "copy", [];
+              [p "norm_ffn.bias"], [t "final_layer_norm.bias"], "copy", []}];
+    endfor
+  endfor
+  src(end+1,:) = {"b_vocab", "final_logits_bias", "copy", []};
+  ignored = '^(model\.)?(encoder|decoder)\.embed_positions\.weight$';
+  specials = {"decoder_start_token_id", "eos_token_id", "pad_token_id"};
+  copies = {"model.encoder.embed_tokens.weight", "src_embed";
+            "model.decoder.embed_tokens.weight", "tgt_embed";
+            "lm_head.weight", "tgt_embed"};
+endfunction
+
+## a tied head's lm_head.weight, when a checkpoint holds it, is tgt_embed
+function copies = tied_head (c)
+  copies = cell (0, 2);
+  if (c.tie_embeddings)
+    copies = {"lm_head.weight", "tgt_embed"};
+  endif
 endfunction
 
 ## the fields every layout sets, with the package's defaults for the rest
@@ -448,10 +531,11 @@ endfunction
 
 ## ------------------------------------------------------------------
 ## the model of config c with every array read from ck as src says
-function m = build (ck, c, src, ignored, where)
+function m = build (ck, c, src, ignored, copies, where)
   parts = model_schema (c);
   [has, at] = ismember ({parts.path}, src(:,1));
-  fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});
+  fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base", "sinusoidal", ...
+                                   "sinusoidal_concat"});
   if (! all (has | fixed))                  # a bug of a layout table
     error ("attention:internal", "%s: no source for the array %s", where,
            parts(find (! (has | fixed), 1)).path);
@@ -485,11 +569,11 @@ function m = build (ck, c, src, ignored, where)
              where);
     endif
   endif
-  tied = "";
-  if (c.tie_embeddings)
-    tied = attn_checkpoint (ck, "lm_head.weight", "name");
-  endif
-  other = setdiff (ck.names, [used, {tied}]);
+  for k = 1:rows (copies)
+    copies{k,1} = attn_checkpoint (ck, copies{k,1}, "name");
+  endfor
+  copies = copies(! cellfun ("isempty", copies(:,1)),:);
+  other = setdiff (ck.names, [used, copies(:,1)']);
   other = other(cellfun ("isempty", regexp (other, ignored, "once")));
   if (! isempty (other))
     error ("attention:import",
@@ -505,7 +589,9 @@ function m = build (ck, c, src, ignored, where)
   m.tgt_vocab = c.tgt_vocab;
   for i = 1:n
     x = [];
-    if (fixed(i))
+    if (fixed(i) && strncmp (parts(i).init, "sinusoidal", 10))
+      x = sinusoid_table (parts(i).shape(1), parts(i).shape(2), parts(i).init);
+    elseif (fixed(i))
       x = c.(parts(i).init);
     elseif (strcmp (src{at(i),3}, "zeros"))
       x = zeros (parts(i).shape);
@@ -525,11 +611,12 @@ function m = build (ck, c, src, ignored, where)
       m = subsasgn (m, parts(i).subs, convert (X, src(at(i),:), ck));
     endfor
   endfor
-  if (! isempty (tied) && ! isequal (attn_checkpoint (ck, tied), m.tgt_embed))
-    error ("attention:import",
-           "%s: config.json ties the head to the embeddings, but \"%s\" is not the embedding table",
-           where, tied);
-  endif
+  for k = 1:rows (copies)                   # a tied copy must be the array
+    if (! isequal (attn_checkpoint (ck, copies{k,1}), m.(copies{k,2})))
+      error ("attention:import", "%s: the tensor \"%s\" should be a copy of the model's %s (they are tied), and is not",
+             where, copies{k,1}, copies{k,2});
+    endif
+  endfor
   check_model (m, "attn_import");
 endfunction
 

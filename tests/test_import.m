@@ -154,3 +154,29 @@
 %!              'activation_function is "relu6"');
 %! check_error (@() attn_import (here ("llama-scaled")), "attention:import",
 %!              "rope_scaling is");
+
+%!test
+%! ## Marian: encoder-decoder, post-norm, scaled embeddings, computed
+%! ## sines-then-cosines positions, one shared table, final_logits_bias
+%! m = attn_import (here ("marian"));
+%! assert (m.config.family, "encoder-decoder");
+%! assert ({m.config.positions, m.config.activation, m.config.norm},
+%!         {"sinusoidal_concat", "silu", "post"});
+%! assert ([m.config.embed_scale, m.config.tie_embeddings, m.config.encoder_layers, ...
+%!          m.config.decoder_layers], [true true 2 1]);
+%! assert ([m.tgt_vocab.bos, m.tgt_vocab.eos, m.tgt_vocab.pad], [36 1 0]);
+%! assert (m.src_embed, m.tgt_embed);
+%! ck = attn_checkpoint (here ("marian"));
+%! assert (m.src_pos, attn_checkpoint (ck, "model.encoder.embed_positions.weight"), 1e-7);
+%! sources = expected ("marian", "input");
+%! prefixes = expected ("marian", "prefix");
+%! logits = expected ("marian", "logits");
+%! greedy = expected ("marian", "greedy");
+%! for k = 1:numel (sources)
+%!   tr = attn_forward (m, sources{k} + 1, prefixes{k} + 1);
+%!   n = logits{k}(1:2);
+%!   assert (tr.logits, reshape (logits{k}(3:end), n(2), n(1))', -1e-10);
+%!   [~, info] = attn_greedy (m, sources{k} + 1, "max_len", 6);
+%!   assert (info.ids, greedy{k} + 1);
+%! endfor
+%! check_save (m);
