@@ -180,3 +180,24 @@
 %!   assert (info.ids, greedy{k} + 1);
 %! endfor
 %! check_save (m);
+
+%!test
+%! ## GPT-2 with its tokenizer files: text in, text out; the vocabulary
+%! ## is the tokenizer's pieces (byte 0's piece written <0x00>)
+%! [m, tok] = attn_import (here ("gpt2-text"));
+%! assert (tok.kind, "bpe");
+%! assert (numel (m.tgt_vocab.words), 258);
+%! assert (m.tgt_vocab.words{m.tgt_vocab.bos}, "<|endoftext|>");
+%! assert (m.tgt_vocab.bos, m.tgt_vocab.eos);
+%! assert (any (strcmp (m.tgt_vocab.words, "<0x00>")));
+%! assert (m.tgt_vocab.words(! strcmp (tok.pieces, "\0")), tok.pieces(! strcmp (tok.pieces, "\0")));
+%! ids = attn_tokenize (tok, "Hi there");
+%! input = expected ("gpt2-text", "input"){1} + 1;
+%! assert (ids, input(2:end));
+%! tr = attn_forward (m, ids);
+%! assert (tr.target_labels', [{"<|endoftext|>"}, {"H", "i", " t", "h", "e", "r", "e"}]);
+%! assert (tr.logits(end,:), expected ("gpt2-text", "last"){1}, -1e-10);
+%! [~, info] = attn_continue (m, ids, "max_len", 6);
+%! greedy = expected ("gpt2-text", "greedy"){1} + 1;
+%! assert (info.ids, greedy);
+%! assert (attn_detokenize (tok, [ids, info.ids]), ["Hi there", tok.pieces{greedy}]);

@@ -31,15 +31,17 @@ function [ok, at, bad] = file_utf8 (text, caller, name)
         + 4 * (b >= 240 & b <= 244);
   lead = find (len > 1);
   ## a lead byte is bad when a byte it claims is missing or no continuation
+  ## and claims the continuation bytes that follow it without a break
   claimed = false (1, n);
   cut = false (size (lead));
   for k = 1:3
-    with = find (len(lead) > k);             # leads of more than k bytes
+    with = find (len(lead) > k & ! cut);     # leads of more than k bytes, unbroken so far
     at_k = lead(with) + k;
     in = at_k <= n;
     cut(with(! in)) = true;
-    cut(with(in)) |= ! cont(at_k(in));
-    claimed(at_k(in)) = true;
+    at_k = at_k(in);
+    cut(with(in)) |= ! cont(at_k);
+    claimed(at_k(cont(at_k))) = true;
   endfor
   second = [b(2:end), 0];                    # the byte after each lead
   wrong = ((b == 224 & second < 160) | (b == 237 & second > 159)
@@ -54,6 +56,11 @@ function [ok, at, bad] = file_utf8 (text, caller, name)
 endfunction
 
 %!assert (file_utf8 ("plain ascii"))
+%!test
+%! ## a stray continuation byte after a cut character is bad too
+%! [~, at, bad] = file_utf8 ("A \xE2 \x98 B");
+%! assert (at, 3);
+%! assert (find (bad), [3 5]);
 %!assert (file_utf8 ("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"))
 %!assert (file_utf8 (uint8 ([])))
 %!assert (! file_utf8 ("\xFF"))
