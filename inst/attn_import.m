@@ -240,6 +240,18 @@ function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
 endfunction
 
 function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
+  why = {"BertForSequenceClassification", ...
+         "reads the [CLS] row through its pooler (dense, then tanh) before the classifier, and the package's sentence heads are linear or a relu layer";
+         "BertForMaskedLM", ...
+         "predicts words through its masked-LM head (dense, gelu, LayerNorm, then the embeddings), which no encoder family of the package has";
+         "BertForPreTraining", "has the masked-LM and next-sentence heads, which no encoder family of the package has";
+         "BertModel", "has no head"};
+  a = config_key (cfg, "architectures", {}, "any", where);
+  k = find (ismember (why(:,1), a), 1);
+  if (! isempty (k))
+    error ("attention:import", "%s: config.json's architectures is %s, which %s; BERT is imported as BertForTokenClassification",
+           where, why{k,1}, why{k,2});
+  endif
   arch_check (cfg, {"BertForTokenClassification"}, true, where);
   d = config_key (cfg, "hidden_size", [], "count", where);
   h = config_key (cfg, "num_attention_heads", [], "count", where);

@@ -156,6 +156,26 @@
 %!              "rope_scaling is");
 
 %!test
+%! ## a BERT sentence classifier's tanh pooler is not expressible: refused
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   copyfile (fullfile (here ("bert"), "*"), d);
+%!   text = fileread (fullfile (d, "config.json"));
+%!   fid = fopen (fullfile (d, "config.json"), "w");
+%!   fputs (fid, strrep (text, "BertForTokenClassification", "BertForSequenceClassification"));
+%!   fclose (fid);
+%!   check_error (@() attn_import (d), "attention:import", "pooler \\(dense, then tanh\\)");
+%!   fid = fopen (fullfile (d, "config.json"), "w");
+%!   fputs (fid, strrep (text, "BertForTokenClassification", "BertForMaskedLM"));
+%!   fclose (fid);
+%!   check_error (@() attn_import (d), "attention:import", "masked-LM head");
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
+%!test
 %! ## Marian: encoder-decoder, post-norm, scaled embeddings, computed
 %! ## sines-then-cosines positions, one shared table, final_logits_bias
 %! m = attn_import (here ("marian"));
