@@ -403,7 +403,22 @@ function refuse (cfg, key, value, where, meaning)
     return;
   endif
   error ("attention:import", "%s: config.json's %s is %s; the package imports %s only (%s)",
-         where, key, disp_arg (cfg.(key)), disp_arg (value), meaning);
+         where, key, value_text (cfg.(key)), value_text (value), meaning);
+endfunction
+
+## a config value as JSON would write it (null for [])
+function t = value_text (x)
+  if (isempty (x) && ! ischar (x))
+    t = "null";
+  elseif (islogical (x) && isscalar (x))
+    t = merge (x, "true", "false");
+  elseif (isnumeric (x) && isscalar (x))
+    t = sprintf ("%.17g", x);
+  elseif (ischar (x))
+    t = ["\"" x "\""];
+  else
+    t = jsonencode (x);
+  endif
 endfunction
 
 ## config.json's key (absent or null: default; no default: an error),
@@ -660,6 +675,83 @@ function x = convert (X, s, ck)
       x = X;
   endswitch
 endfunction
+
+## a folder with config.json and a model.safetensors of the named F64
+## arrays (row-major, as torch writes them)
+%!function d = checkpoint (config, names, arrays)
+%!  d = tempname ();
+%!  mkdir (d);
+%!  fid = fopen (fullfile (d, "config.json"), "w");
+%!  fputs (fid, jsonencode (config));
+%!  fclose (fid);
+%!  entries = {};
+%!  at = 0;
+%!  for k = 1:numel (names)
+%!    n = 8 * numel (arrays{k});
+%!    shape = size (arrays{k});
+%!    if (shape(1) == 1)
+%!      shape = shape(2);
+%!    endif
+%!    entries{end+1} = sprintf ('"%s":{"dtype":"F64","shape":%s,"data_offsets":[%d,%d]}',
+%!                              names{k}, mat2str (shape), at, at + n);
+%!    at += n;
+%!  endfor
+%!  header = ["{" strjoin(strrep (entries, " ", ","), ",") "}"];
+%!  header = [header, repmat(" ", 1, mod (-numel (header), 8))];
+%!  fid = fopen (fullfile (d, "model.safetensors"), "w");
+%!  fwrite (fid, numel (header), "uint64", 0, "ieee-le");
+%!  fwrite (fid, header);
+%!  for k = 1:numel (names)
+%!    fwrite (fid, arrays{k}.', "double", 0, "ieee-le");
+%!  endfor
+%!  fclose (fid);
+%!endfunction
+
+%!shared config, names, arrays
+%! ## GPT-2 with d 4, 2 heads, 1 layer, 6 tokens, 5 positions
+%! config = struct ("model_type", "gpt2", "n_embd", 4, "n_head", 2, "n_layer", 1,
+%!                  "n_positions", 5, "vocab_size", 6, "bos_token_id", 5, "eos_token_id", 5);
+%! names = {"wte.weight", "wpe.weight", "h.0.ln_1.weight", "h.0.ln_1.bias", ...
+%!          "h.0.attn.c_attn.weight", "h.0.attn.c_attn.bias", "h.0.attn.c_proj.weight", ...
+%!          "h.0.attn.c_proj.bias", "h.0.ln_2.weight", "h.0.ln_2.bias", "h.0.mlp.c_fc.weight", ...
+%!          "h.0.mlp.c_fc.bias", "h.0.mlp.c_proj.weight", "h.0.mlp.c_proj.bias", ...
+%!          "ln_f.weight", "ln_f.bias"};
+%! shapes = {[6 4], [5 4], [1 4], [1 4], [4 12], [1 12], [4 4], [1 4], [1 4], [1 4], ...
+%!           [4 16], [1 16], [16 4], [1 4], [1 4], [1 4]};
+%! arrays = cellfun (@(s, k) reshape (sin (k * (1:prod (s))), s), shapes,
+%!                   num2cell (1:numel (shapes)), "UniformOutput", false);
+
+%!test
+%! ## c_attn's columns are W_Q, W_K, W_V; the head is wte transposed
+%! d = checkpoint (config, names, arrays);
+%! unwind_protect
+%!   [m, tok] = attn_import (d);
+%!   assert (isempty (tok));
+%!   assert (m.decoder(1).self.W_K, arrays{5}(:,5:8));
+%!   assert (m.decoder(1).self.b_V, arrays{6}(9:12));
+%!   assert (m.decoder(1).ffn.W_2, arrays{13});
+%!   assert (m.decoder_norm.bias, arrays{16});
+%!   tr = attn_forward (m, [1 2]);
+%!   assert (tr.logits, tr.decoder_out * arrays{1}.', 1e-12);
+%!   assert (m.tgt_vocab.words([1 6]), {"<1>", "<6>"});
+%!   assert ([m.tgt_vocab.bos, m.tgt_vocab.eos], [6 6]);
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
+%!test
+%! ## a tensor left out, a config value the package has not: refused by name
+%! d = checkpoint (config, names(1:end-1), arrays(1:end-1));
+%! e = checkpoint (setfield (config, "scale_attn_weights", false), names, arrays);
+%! unwind_protect
+%!   fail ("attn_import (d)", 'has no tensor "ln_f.bias"');
+%!   fail ("attn_import (e)", "scale_attn_weights is false");
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%!   rmdir (e, "s");
+%! end_unwind_protect
 
 %!error <Invalid call> attn_import ()
 %!error id=attention:option attn_import (".", "tokenizer", 3)
