@@ -522,7 +522,7 @@ function v = vocabulary (tok, V, cfg, specials, where)
     words = tok.pieces;
     if (numel (words) > V)
       error ("attention:import",
-             "%s: the tokenizer has %d tokens, the model's vocabulary_size only %d",
+             "%s: the tokenizer has %d tokens, config.json's vocab_size only %d",
              where, numel (words), V);
     endif
     extra = numel (words) + 1:V;            # embedding rows no token uses
@@ -591,9 +591,10 @@ function m = build (ck, c, src, ignored, copies, where)
   used = name(! cellfun ("isempty", name));
   if (any (strcmp (src(:,3), "pos")))
     used{end+1} = attn_checkpoint (ck, "embeddings.token_type_embeddings.weight", "name");
-    if (isempty (used{end}))
-      error ("attention:import", "%s has no tensor \"embeddings.token_type_embeddings.weight\"",
-             where);
+    types = ck.shapes(strcmp (ck.names, used{end}));
+    if (isempty (types) || numel (types{1}) != 2 || types{1}(2) != c.d)
+      error ("attention:import", "%s has no tensor \"embeddings.token_type_embeddings.weight\" of %d columns",
+             where, c.d);
     endif
   endif
   for k = 1:rows (copies)
