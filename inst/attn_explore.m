@@ -209,11 +209,8 @@ function [tr, dec] = run_model (m, source, target, opts)
     endif
     if (isempty (target))
       ## the decoder rows that chose each token: <bos> and all but the last
-      target = [{"<bos>"}, info.tokens(1:end-1)];
+      target = [m.tgt_vocab.bos, info.ids(1:end-1)];
     endif
-  endif
-  if (isempty (target))
-    target = "<bos>";
   endif
   tr = attn_forward (m, source, target);
 endfunction

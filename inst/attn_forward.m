@@ -42,7 +42,7 @@
 ## @seealso{attn_loss, attn_batch, attn_greedy, attn_model}
 ## @end deftypefn
 
-function tr = attn_forward (m, source, prefix = "<bos>")
+function tr = attn_forward (m, source, prefix = zeros (1, 0))
   if (nargin < 2 || nargin > 3)
     print_usage ();
   endif
@@ -62,6 +62,9 @@ endfunction
 %! assert (tr.logits, tr.decoder_out * m.W_vocab + m.b_vocab, 1e-14);
 %! ## the same prefix given as ids or without <bos>
 %! assert (attn_forward (m, "the river bank", "la").probs, tr.probs);
+%! ## without a prefix the decoder reads <bos> alone, whatever its word
+%! tr = attn_forward (m, "the river bank");
+%! assert (tr.target_ids, m.tgt_vocab.bos);
 
 %!error id=attention:vocab attn_forward (attn_toy ("river"), "the sea bank")
 %!error id=attention:field attn_forward (attn_toy ("river"), struct ("src", 1))

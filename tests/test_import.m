@@ -221,3 +221,26 @@
 %! greedy = expected ("gpt2-text", "greedy"){1} + 1;
 %! assert (info.ids, greedy);
 %! assert (attn_detokenize (tok, [ids, info.ids]), ["Hi there", tok.pieces{greedy}]);
+
+%!test
+%! ## an imported model works with the other public functions: beam search,
+%! ## a training step (the head stays tied), the explorer without a prefix
+%! [m, tok] = attn_import (here ("gpt2-text"));
+%! ids = attn_tokenize (tok, "Hi there");
+%! [~, info] = attn_beam (m, ids, 2, "max_len", 3);
+%! assert (numel (info.ids) <= 3);
+%! [m2, hist] = attn_train (m, {ids(1:2), ids(3:end)}, "epochs", 2, "verbose", false);
+%! assert (! isfield (m2, "W_vocab"));
+%! assert (hist.loss(end) < hist.loss(1));
+%! mm = attn_import (here ("marian"));
+%! tr = attn_forward (mm, [6 10 15]);
+%! assert (tr.target_ids, mm.tgt_vocab.bos);
+%! f = [tempname() ".html"];
+%! unwind_protect
+%!   attn_explore (mm, [6 10 15], "file", f);
+%!   assert (exist (f, "file"), 2);
+%! unwind_protect_cleanup
+%!   if (exist (f, "file"))
+%!     delete (f);
+%!   endif
+%! end_unwind_protect
