@@ -31,8 +31,8 @@
 ## @code{down_proj} @code{W_2}) with @code{hidden_act}, biases as
 ## @code{attention_bias} and @code{mlp_bias} say, the head tied to the
 ## embeddings (@code{tie_word_embeddings}) or @code{lm_head.weight}.
-## A @code{rope_scaling} entry is refused; @code{inv_freq} buffers are not
-## read.
+## A @code{rope_scaling} entry other than @code{@{"rope_type": "default"@}}
+## is refused; @code{inv_freq} buffers are not read.
 ## @item @qcode{"bert"} with @code{BertForTokenClassification} (a NER tagger)
 ## an encoder-token model: word and position embeddings and their
 ## LayerNorm (@code{embed_norm}, @code{layer_norm_eps}), post-norm layers
@@ -194,7 +194,11 @@ function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
   d = config_key (cfg, "hidden_size", [], "count", where);
   h = config_key (cfg, "num_attention_heads", [], "count", where);
   L = config_key (cfg, "num_hidden_layers", [], "count", where);
-  refuse (cfg, "rope_scaling", [], where, "rotary angles without scaling");
+  scaling = config_key (cfg, "rope_scaling", [], "any", where);
+  if (! isempty (scaling) && ! (isstruct (scaling) && isequal (fieldnames (scaling), {"rope_type"})
+                                && isequal (scaling.rope_type, "default")))
+    refuse (cfg, "rope_scaling", [], where, "rotary angles without scaling");
+  endif
   refuse (cfg, "partial_rotary_factor", 1, where, "every entry of a head turned");
   c = base_config ("decoder-only", cfg, where, "vocab_size", d, h, L);
   c.kv_heads = config_key (cfg, "num_key_value_heads", h, "count", where);

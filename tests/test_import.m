@@ -244,3 +244,19 @@
 %!     delete (f);
 %!   endif
 %! end_unwind_protect
+
+%!test
+%! ## rope_scaling {"rope_type": "default"} is no scaling: imported
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   copyfile (fullfile (here ("llama"), "*"), d);
+%!   text = fileread (fullfile (d, "config.json"));
+%!   fid = fopen (fullfile (d, "config.json"), "w");
+%!   fputs (fid, strrep (text, '"rope_scaling": null', '"rope_scaling": {"rope_type": "default"}'));
+%!   fclose (fid);
+%!   assert (isequal (attn_import (d), attn_import (here ("llama"))));
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
