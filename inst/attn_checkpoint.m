@@ -354,6 +354,21 @@ endfunction
 %!   delete (f);
 %! end_unwind_protect
 
+%!test
+%! ## a file of one 2-D tensor
+%! f = [tempname() ".safetensors"];
+%! header = '{"w":{"dtype":"F64","shape":[2,3],"data_offsets":[0,48]}}       ';
+%! fid = fopen (f, "w");
+%! fwrite (fid, numel (header), "uint64", 0, "ieee-le");
+%! fwrite (fid, header);
+%! fwrite (fid, 1:6, "double", 0, "ieee-le");
+%! fclose (fid);
+%! unwind_protect
+%!   assert (attn_checkpoint (attn_checkpoint (f), "w"), [1 2 3; 4 5 6]);
+%! unwind_protect_cleanup
+%!   delete (f);
+%! end_unwind_protect
+
 %!error <Invalid call> attn_checkpoint ()
 %!error id=attention:type attn_checkpoint (3)
 %!error id=attention:type attn_checkpoint (struct ("a", 1), "x")

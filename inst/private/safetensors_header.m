@@ -112,8 +112,9 @@ function info = entries (x, names, where, dtypes)
   refuse ((offsets(:,1) <= offsets(:,2))', names, where, "has data_offsets [begin, end] with begin > end");
   dims = cellfun ("numel", shape);
   full = ones (n, max ([2, dims]));         # each shape, padded in front with ones
-  full(sub2ind (size (full), repelem ((1:n)', dims(:)), ...
-                (columns (full) - repelem (dims(:), dims(:)) + cumcount (dims)))) = vertcat (shape{:});
+  ## (repelem of a scalar gives a row: one tensor alone is a 1×1 case)
+  full(sub2ind (size (full), repelem ((1:n)', dims(:))(:), ...
+                (columns (full) - repelem (dims(:), dims(:))(:) + cumcount (dims)))) = vertcat (shape{:});
   need = [dtypes{kind,2}]' .* prod (full, 2);
   bad = find (need != diff (offsets, 1, 2), 1);
   if (! isempty (bad))
@@ -133,7 +134,7 @@ endfunction
 
 ## 1, 2, ... within each run: for dims [2 1 3], [1 2 1 1 2 3]
 function c = cumcount (dims)
-  c = (1:sum (dims))' - repelem (cumsum ([0; dims(1:end-1)(:)]), dims(:));
+  c = (1:sum (dims))' - repelem (cumsum ([0; dims(1:end-1)(:)]), dims(:))(:);
 endfunction
 
 ## lists of non-negative integers (columns from jsondecode; [] is empty),
