@@ -260,3 +260,22 @@
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (d, "s");
 %! end_unwind_protect
+
+%!test
+%! ## tokenizer files that cannot be read: an attention:import error that
+%! ## says how to import without them
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   copyfile (fullfile (here ("bert"), "*"), d);
+%!   fid = fopen (fullfile (d, "vocab.txt"), "w");
+%!   fputs (fid, "[PAD]\n[UNK]\nRaghav\xFF\n");
+%!   fclose (fid);
+%!   check_error (@() attn_import (d), "attention:import",
+%!                'tokenizer files cannot be read .* "tokenizer", false');
+%!   [m, tok] = attn_import (d, "tokenizer", false);
+%!   assert (isempty (tok));
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
