@@ -1,0 +1,97 @@
+## Benchmark of attn_import on a GPT-2-small-shaped checkpoint (12 layers,
+## d 768, 12 heads, 50,257 tokens, 1,024 positions: 124M numbers, random
+## F32 weights written here in the layout GPT-2 publishes): seconds to
+## import, the peak memory the import adds against the model's own arrays,
+## a 128-token forward pass with its trace, and cached greedy tokens per
+## second.  Run by `make bench`, or alone from the repository's root:
+##
+##   octave-cli --eval 'addpath (fullfile (pwd, "src"), fullfile (pwd, "inst"));
+##                      run ("tests/bench/bench_import.m")'
+##
+## It writes about 500 MB to a temporary folder and removes it.  Timings
+## and memory are printed, never asserted.
+
+1;   # a script, with helper functions below
+
+## the peak resident memory of this process so far, in bytes
+function b = peak_rss ()
+  s = fileread ("/proc/self/status");
+  b = 1024 * str2double (regexp (s, 'VmHWM:\s*(\d+)', "tokens", "once"){1});
+endfunction
+
+## a model.safetensors of the named F32 tensors (shapes as torch writes
+## them), values normal with standard deviation 0.02, written 2^20 at a time
+function write_checkpoint (file, names, shapes)
+  entries = cell (size (names));
+  at = 0;
+  for k = 1:numel (names)
+    n = 4 * prod (shapes{k});
+    entries{k} = sprintf ('"%s":{"dtype":"F32","shape":[%s],"data_offsets":[%d,%d]}', names{k},
+                          strjoin (arrayfun (@num2str, shapes{k}, "UniformOutput", false), ","),
+                          at, at + n);
+    at += n;
+  endfor
+  header = ['{"__metadata__":{"format":"pt"},' strjoin(entries, ",") "}"];
+  header = [header, repmat(" ", 1, mod (-numel (header), 8))];
+  fid = fopen (file, "w");
+  unwind_protect
+    fwrite (fid, numel (header), "uint64", 0, "ieee-le");
+    fwrite (fid, header);
+    for k = 1:numel (names)
+      left = prod (shapes{k});
+      while (left > 0)
+        n = min (left, 2^20);
+        fwrite (fid, 0.02 * randn (n, 1, "single"), "single", 0, "ieee-le");
+        left -= n;
+      endwhile
+    endfor
+  unwind_protect_cleanup
+    fclose (fid);
+  end_unwind_protect
+endfunction
+
+V = 50257;  d = 768;  L = 12;  P = 1024;
+names = {"wte.weight", "wpe.weight"};
+shapes = {[V d], [P d]};
+for l = 0:L-1
+  t = sprintf ("h.%d.", l);
+  names = [names, strcat(t, {"ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", ...
+                             "attn.c_proj.weight", "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", ...
+                             "mlp.c_fc.weight", "mlp.c_fc.bias", "mlp.c_proj.weight", "mlp.c_proj.bias"})];
+  shapes = [shapes, {d, d, [d 3*d], 3*d, [d d], d, d, d, [d 4*d], 4*d, [4*d d], d}];
+endfor
+names = [names, {"ln_f.weight", "ln_f.bias"}];
+shapes = [shapes, {d, d}];
+folder = tempname ();
+mkdir (folder);
+unwind_protect
+  randn ("state", 1);
+  write_checkpoint (fullfile (folder, "model.safetensors"), names, shapes);
+  fid = fopen (fullfile (folder, "config.json"), "w");
+  fputs (fid, sprintf (['{"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], ', ...
+                        '"n_embd": %d, "n_head": 12, "n_layer": %d, "n_positions": %d, ', ...
+                        '"vocab_size": %d, "bos_token_id": %d, "eos_token_id": %d, ', ...
+                        '"activation_function": "gelu_new", "layer_norm_epsilon": 1e-05}'],
+                       d, L, P, V, V - 1, V - 1));
+  fclose (fid);
+  numbers = sum (cellfun (@prod, shapes));
+  before = peak_rss ();
+  t0 = tic ();
+  m = attn_import (folder);
+  seconds = toc (t0);
+  added = peak_rss () - before;
+  printf ("import: %.1f s for %.1fM numbers; peak memory added %.0f MiB, %.2f× the model's %.0f MiB of doubles\n",
+          seconds, numbers / 1e6, added / 2^20, added / (8 * numbers), 8 * numbers / 2^20);
+  ids = mod ((1:128) * 7919, V - 1) + 1;
+  t0 = tic ();
+  tr = attn_forward (m, ids);
+  printf ("forward of 128 tokens with its trace: %.2f s\n", toc (t0));
+  clear tr
+  t0 = tic ();
+  [~, info] = attn_continue (m, ids(1:8), "max_len", 32);
+  printf ("cached greedy: %d tokens in %.2f s, %.1f tokens/s\n", numel (info.ids), toc (t0),
+          numel (info.ids) / toc (t0));
+unwind_protect_cleanup
+  confirm_recursive_rmdir (false, "local");
+  rmdir (folder, "s");
+end_unwind_protect
