@@ -69,7 +69,10 @@
 ## input, as every decoder-only model of the package does.  Without
 ## tokenizer files, or with @qcode{"tokenizer"} @code{false}, the words are
 ## the ids in angle brackets (@qcode{"<1>"}, @dots{}) and @var{tok} is
-## @code{[]}.
+## @code{[]}.  Tokenizer files @code{attn_tokenizer} cannot read (a
+## SentencePiece BPE @file{tokenizer.model}, a @file{tokenizer.json} with
+## other pre-tokenizers) are an @code{attention:import} error that says
+## so; @qcode{"tokenizer"} @code{false} then imports the model alone.
 ##
 ## Text goes through the tokenizer, ids through the model:
 ## @code{ids = attn_tokenize (tok, text)}, then @code{attn_forward (m,
@@ -503,7 +506,7 @@ endfunction
 ## the tokenizer of the folder ([] when it has no tokenizer files)
 function tok = read_tokenizer (folder, where)
   tok = [];
-  files = {"tokenizer.json", "vocab.json", "vocab.txt", "source.spm"};
+  files = {"tokenizer.json", "vocab.json", "vocab.txt", "source.spm", "tokenizer.model"};
   if (! any (cellfun (@(f) isfile (fullfile (folder, f)), files)))
     return;
   endif
