@@ -77,7 +77,11 @@
 ## Text goes through the tokenizer, ids through the model:
 ## @code{ids = attn_tokenize (tok, text)}, then @code{attn_forward (m,
 ## ids)} or @code{attn_continue (m, ids)}, and @code{attn_detokenize (tok,
-## ids)} for the text of the ids written.
+## ids)} for the text of the ids written.  The tokenizer adds no special
+## token: a BERT tagger reads a sentence as it was trained,
+## @code{[cls, attn_tokenize(tok, text), sep]} with the ids of
+## @code{[CLS]} and @code{[SEP]}; a Marian source gets @code{</s>}
+## (@code{eos}) appended by the package's functions.
 ##
 ## What the package cannot express is refused, never imported as another
 ## model: an unknown @code{model_type} or architecture, a config key with a
