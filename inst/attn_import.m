@@ -18,7 +18,7 @@
 ## norm (@code{ln_f}, @code{layer_norm_epsilon}), attention and FFN biases,
 ## the activation of @code{activation_function} (@qcode{"gelu_new"} is
 ## @qcode{"gelu_tanh"}), the vocabulary head tied to @code{wte}
-## (@code{b_vocab} zeros).  @code{c_attn}'s columns are @code{W_Q},
+## without a bias (@code{head_bias} false).  @code{c_attn}'s columns are @code{W_Q},
 ## @code{W_K}, @code{W_V} side by side (its Conv1D weights are stored
 ## input × output, as the package holds them).  The causal-mask buffers
 ## @code{h.N.attn.bias} and @code{h.N.attn.masked_bias} are not read.
@@ -30,8 +30,8 @@
 ## (@code{gate_proj} is @code{W_1}, @code{up_proj} @code{W_3},
 ## @code{down_proj} @code{W_2}) with @code{hidden_act}, biases as
 ## @code{attention_bias} and @code{mlp_bias} say, the head tied to the
-## embeddings (@code{tie_word_embeddings}) or @code{lm_head.weight}.
-## A @code{rope_scaling} entry other than @code{@{"rope_type": "default"@}}
+## embeddings (@code{tie_word_embeddings}) or @code{lm_head.weight}, no
+## head bias.  A @code{rope_scaling} entry other than @code{@{"rope_type": "default"@}}
 ## is refused; @code{inv_freq} buffers are not read.
 ## @item @qcode{"bert"} with @code{BertForTokenClassification} (a NER tagger)
 ## an encoder-token model: word and position embeddings and their
@@ -142,7 +142,7 @@ endfunction
 ## the layouts: the package config (with V, the vocabulary size), each
 ## schema path's source (path, tensor, op, columns; op "copy" as stored,
 ## "T" transposed, "cols" some columns, "pos" a position table plus
-## token-type row 1, "zeros"), the tensors not read (a regexp), and the
+## token-type row 1), the tensors not read (a regexp), and the
 ## specials the config names
 
 function [c, src, ignored, specials, copies] = gpt2_layout (cfg, where)
@@ -162,6 +162,7 @@ function [c, src, ignored, specials, copies] = gpt2_layout (cfg, where)
   c.final_norm = true;
   c.max_len = config_key (cfg, "n_positions", 1024, "count", where);
   c.tie_embeddings = config_key (cfg, "tie_word_embeddings", true, "flag", where);
+  c.head_bias = false;
   src = {"tgt_embed", "wte.weight", "copy", [];
          "tgt_pos", "wpe.weight", "copy", []};
   for l = 1:L
@@ -189,8 +190,7 @@ function [c, src, ignored, specials, copies] = gpt2_layout (cfg, where)
   src = [src;
          {"decoder_norm.gain", "ln_f.weight", "copy", [];
           "decoder_norm.bias", "ln_f.bias", "copy", [];
-          "W_vocab", "lm_head.weight", "T", [];
-          "b_vocab", "", "zeros", []}];
+          "W_vocab", "lm_head.weight", "T", []}];
   ignored = '^(transformer\.)?h\.\d+\.attn\.(bias|masked_bias)$';
   specials = {"bos_token_id", "eos_token_id", "pad_token_id"};
   copies = tied_head (c);
@@ -223,6 +223,7 @@ function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
   c.rope_base = config_key (cfg, "rope_theta", 10000, "real", where);
   c.max_len = config_key (cfg, "max_position_embeddings", 2048, "count", where);
   c.tie_embeddings = config_key (cfg, "tie_word_embeddings", false, "flag", where);
+  c.head_bias = false;
   src = {"tgt_embed", "model.embed_tokens.weight", "copy", []};
   for l = 1:L
     p = sprintf ("decoder.%d.", l);
@@ -243,8 +244,7 @@ function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
   endfor
   src = [src;
          {"decoder_norm.gain", "model.norm.weight", "copy", [];
-          "W_vocab", "lm_head.weight", "T", [];
-          "b_vocab", "", "zeros", []}];
+          "W_vocab", "lm_head.weight", "T", []}];
   ignored = 'rotary_emb\.inv_freq$';
   specials = {"bos_token_id", "eos_token_id", "pad_token_id"};
   copies = tied_head (c);
@@ -584,9 +584,6 @@ function m = build (ck, c, src, ignored, copies, where)
   name(:) = {""};
   for i = find (has)
     s = src(at(i),:);
-    if (strcmp (s{3}, "zeros"))
-      continue;
-    endif
     name{i} = attn_checkpoint (ck, s{2}, "name");
     if (isempty (name{i}))
       error ("attention:import", "%s has no tensor \"%s\" (the model's %s)", where, s{2},
@@ -632,8 +629,6 @@ function m = build (ck, c, src, ignored, copies, where)
       x = sinusoid_table (parts(i).shape(1), parts(i).shape(2), parts(i).init);
     elseif (fixed(i))
       x = c.(parts(i).init);
-    elseif (strcmp (src{at(i),3}, "zeros"))
-      x = zeros (parts(i).shape);
     endif
     m = subsasgn (m, parts(i).subs, x);
   endfor
