@@ -129,7 +129,7 @@ function [m, tok] = attn_import (folder, varargin)
   endif
   vocab = vocabulary (tok, c.V, cfg, specials, where);
   c = rmfield (c, "V");
-  if (any (strcmp (c.family, {"decoder-only", "encoder-decoder"})))
+  if (model_family (c.family).decoder)        # the vocabulary it reads and writes
     [c.src_vocab, c.tgt_vocab] = deal (vocab);
   else
     c.src_vocab = vocab;
@@ -386,10 +386,10 @@ function c = base_config (family, cfg, where, vocab_key, d, h, L)
     error ("attention:import", "%s: config.json's heads (%d) do not divide the width (%d)",
            where, h, d);
   endif
-  if (strcmp (family, "decoder-only"))
-    c.decoder_layers = L;
-  else
+  if (model_family (family).source)            # the stack it has (both: set later)
     c.encoder_layers = L;
+  else
+    c.decoder_layers = L;
   endif
 endfunction
 
