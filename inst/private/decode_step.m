@@ -24,13 +24,7 @@ function [st, P] = decode_step (m, st, gen)
     if (! st.want)                            # the last row's alone
       x = x(end,:,:);
     endif
-    if (m.config.tie_embeddings)              # no transposed copy of the table each step
-      Pk = tied_logits (m, x);
-    else
-      [W, b] = vocab_head (m);
-      Pk = attn_rows (x, W, b);
-    endif
-    Pk = softmax_rows (Pk);                   # (k or 1)×V×R
+    Pk = softmax_rows (vocab_logits (m, x));  # (k or 1)×V×R
     P = reshape (Pk(end,:,:), [], R).';
     A = [];
     if (st.want_A)                            # k×M×h×R per layer -> k×M×h×L×R
@@ -103,17 +97,5 @@ function [P, A] = rerun (m, st, gen)
     for l = 1:numel (m.decoder)
       A(gen,:,:,l) = permute (tr.decoder(l).cross.A(end,:,:,:), [4 2 3 1]);
     endfor
-  endif
-endfunction
-
-## the logits (n×V×R) of rows x (n×d×R) of a model whose head is
-## tgt_embed': x*tgt_embed.' is one product that reads the table in place
-## (vocab_head's transpose would copy a 50,257×768 table at every step)
-function Z = tied_logits (m, x)
-  [n, d, R] = size (x);
-  Z = reshape (permute (x, [1 3 2]), n * R, d) * m.tgt_embed.';
-  Z = permute (reshape (Z, n, R, []), [1 3 2]);
-  if (isfield (m, "b_vocab"))
-    Z += m.b_vocab;
   endif
 endfunction

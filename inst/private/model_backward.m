@@ -34,7 +34,14 @@ function [G, R] = model_backward (m, tr, dlogits)
       [dE, G.W_class, G.b_class] = attn_rows_backward (dlogits, tr.encoded, m.W_class);
     endif
   else
-    [dD, dW_vocab, db] = attn_rows_backward (dlogits, tr.decoder_out, vocab_head (m));
+    if (c.tie_embeddings)                      # logits = D*tgt_embed.' + b_vocab
+      S = stack_rows (dlogits);                # (n·Bt)×V
+      dD = unstack_rows (S * m.tgt_embed, rows (dlogits));
+      dtable = S.' * stack_rows (tr.decoder_out);   # V×d: tgt_embed's share
+      db = sum (S, 1);
+    else
+      [dD, G.W_vocab, db] = attn_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
+    endif
     R.decoder_out = dD;
     if (c.head_bias)
       G.b_vocab = db;
@@ -73,10 +80,8 @@ function [G, R] = model_backward (m, tr, dlogits)
         dtok = dX(2:end,:,:);
     endswitch
     G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, c);
-    if (c.tie_embeddings)                      # logits = rows*tgt_embed' + b_vocab
-      G.tgt_embed += dW_vocab.';
-    else
-      G.W_vocab = dW_vocab;
+    if (c.tie_embeddings)
+      G.tgt_embed += dtable;
     endif
     if (isfield (tr, "c"))                     # c = sum (w .* E)
       dE = tr.pool_weights .* dc;

@@ -81,8 +81,7 @@ function tr = model_forward (m, batch, mode = "full", patch = [])
     D = D(2:end,:,:);                           # no prediction at the source slot
   endif
   tr.decoder_out = D;
-  [W, b] = vocab_head (m);
-  tr.logits = attn_rows (D, W, b);
+  tr.logits = vocab_logits (m, D);
   if (full)
     tr.probs = softmax_rows (tr.logits);
   endif
