@@ -44,12 +44,17 @@
 ## @code{family} (required), @code{vocab} (vocabulary or sentences, decoder-only
 ## and encoder families), @code{classes} (cellstr, encoder families),
 ## @code{layers} (stack depth of the one-stack families, 2),
-## @code{readout} (@qcode{"cls"} or @qcode{"mean"}), @code{head}
-## (@qcode{"linear"} or @qcode{"mlp"}) and @code{d_hidden} (MLP width, d).
+## @code{readout} (@qcode{"cls"}, @qcode{"mean"}, or @qcode{"first"}: the
+## first row of the sentence as given, no @code{<cls>} added, as for an
+## imported BERT reading @code{[CLS] @dots{} [SEP]}), @code{head}
+## (@qcode{"linear"} or @qcode{"mlp"}), @code{d_hidden} (MLP width, d) and
+## @code{head_activation} (the MLP layer's activation, @qcode{"relu"} or
+## any of @code{attn_model}'s, and @qcode{"tanh"}).
 ## The stack a family lacks has 0 layers in @code{m.config}
 ## (@code{encoder_layers} of a decoder-only model, @code{decoder_layers} of
 ## an encoder family); a sentence classifier's config keeps @code{readout},
-## @code{head} and @code{d_hidden} (0 for the linear head).  The stacks are
+## @code{head}, @code{d_hidden} (0 for the linear head) and
+## @code{head_activation}.  The stacks are
 ## drawn from the seed as those of @code{attn_model}'s encoder-decoder of
 ## the same widths, so they hold the same numbers; the family's own
 ## matrices are normal with variance 1/fan-in, drawn from seed + 1.
@@ -132,6 +137,17 @@ endfunction
 %! assert (tr.readout, tr.encoded(1,:));
 %! assert (size (m.W_hidden), [8 6]);
 %! assert (tr.logits, max (tr.readout * m.W_hidden + m.b_hidden, 0) * m.W_class + m.b_class, 1e-12);
+
+%!test
+%! ## the first-row readout adds no <cls>; a tanh layer before the classes
+%! c = struct ("family", "encoder-sentence", "vocab", "good bad film", "classes", {{"pos", "neg"}},
+%!             "d", 6, "heads", 2, "layers", 1, "readout", "first", "head", "mlp",
+%!             "head_activation", "tanh");
+%! m = attn_family (c);
+%! tr = attn_forward (m, "good film");
+%! assert (tr.source_labels', {"good", "film"});
+%! assert (tr.readout, tr.encoded(1,:));
+%! assert (tr.logits, tanh (tr.readout * m.W_hidden + m.b_hidden) * m.W_class + m.b_class, 1e-12);
 %! c.readout = "mean";
 %! tr = attn_forward (attn_family (c), "the film was really good");
 %! assert (rows (tr.encoded), 5);

@@ -93,6 +93,8 @@
 %!test check_family ("encoder-token", "norm", "post");
 %!test check_family ("encoder-sentence", "readout", "cls", "head", "mlp", "d_hidden", 5, "norm", "pre");
 %!test check_family ("encoder-sentence", "readout", "mean", "head", "linear", "norm", "none");
+%!test check_family ("encoder-sentence", "readout", "first", "head", "mlp", "d_hidden", 4,
+%!                   "head_activation", "tanh", "norm", "post", "embed_norm", true, "attn_bias", true);
 %!test check_family ("decoder-only", "norm", "pre");
 %!test check_family ("decoder-only", "norm", "post");
 %!test check_family ("pooled-add", "norm", "post");

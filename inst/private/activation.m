@@ -19,12 +19,14 @@
 ## @code{0.5*x .* (1 + tanh (sqrt (2/pi) * (x + 0.044715*x.^3)))}
 ## @item @qcode{"silu"}
 ## @code{x .* sigmoid (x)} (also called swish)
+## @item @qcode{"tanh"}
+## @code{tanh (x)} (BERT's pooler before a sentence classifier)
 ## @end table
 ## @end deftypefn
 
 function [hidden, slope] = activation (name, pre)
   if (nargin == 0)
-    hidden = {"relu", "gelu", "gelu_tanh", "silu"};
+    hidden = {"relu", "gelu", "gelu_tanh", "silu", "tanh"};
     return;
   endif
   switch (name)
@@ -51,6 +53,11 @@ function [hidden, slope] = activation (name, pre)
       hidden = pre .* sigma;
       if (nargout > 1)
         slope = sigma .* (1 + pre .* (1 - sigma));
+      endif
+    case "tanh"
+      hidden = tanh (pre);
+      if (nargout > 1)
+        slope = 1 - hidden .^ 2;
       endif
   endswitch
 endfunction

@@ -57,7 +57,8 @@ function c = check_config (config, caller)
           "decoder_layers", 2, "integer [0, 1024]";
           "layers", 2, "integer [1, 1024]";
           "seed", 0, "integer [0, 4294967295]";
-          "readout", "cls", "one of cls, mean";
+          "readout", "cls", "one of cls, mean, first";
+          "head_activation", "relu", ["one of " strjoin(activation (), ", ")];
           "head", "linear", "one of linear, mlp";
           "d_hidden", [], "integer [0, 65536]"};
   o = parse_options (caller, spec, {config}, "config");
@@ -182,7 +183,7 @@ function c = check_config (config, caller)
       error ("attention:config", "%s: CONFIG.d_hidden must be at least 1 for the mlp head",
              caller);
     endif
-    keep = [keep, {"readout", "head", "d_hidden"}];
+    keep = [keep, {"readout", "head", "d_hidden", "head_activation"}];
   endif
   c = struct ();
   for f = [keep, {"src_vocab", "tgt_vocab"}]

@@ -20,9 +20,9 @@ function [G, R] = model_backward (m, tr, dlogits)
         X = tr.hidden;
       endif
       [dX, G.W_class, G.b_class] = attn_rows_backward (dlogits, X, m.W_class);
-      if (isfield (m, "W_hidden"))             # hidden = relu (readout*W_hidden + b_hidden)
-        [dX, G.W_hidden, G.b_hidden] = attn_rows_backward (dX .* (tr.hidden_pre > 0),
-                                                               tr.readout, m.W_hidden);
+      if (isfield (m, "W_hidden"))             # hidden = act (readout*W_hidden + b_hidden)
+        [~, slope] = activation (c.head_activation, tr.hidden_pre);
+        [dX, G.W_hidden, G.b_hidden] = attn_rows_backward (dX .* slope, tr.readout, m.W_hidden);
       endif
       if (isfield (tr, "pool_weights"))        # readout = sum (w .* E)
         dE = tr.pool_weights .* dX;

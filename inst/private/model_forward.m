@@ -42,15 +42,15 @@ function tr = model_forward (m, batch, mode = "full", patch = [])
   if (! isfield (m, "decoder"))               # encoder families: a class head
     X = E;
     if (strcmp (family.readout, "sentence"))
-      if (strcmp (c.readout, "cls"))
-        tr.readout = E(1,:,:);                  # the updated <cls> row
+      if (any (strcmp (c.readout, {"cls", "first"})))
+        tr.readout = E(1,:,:);                  # the updated <cls> (or first) row
       else
         [tr.readout, tr.pool_weights] = mean_pool (E, src_allow);
       endif
       X = tr.readout;
       if (isfield (m, "W_hidden"))
         tr.hidden_pre = attn_rows (X, m.W_hidden, m.b_hidden);
-        tr.hidden = max (tr.hidden_pre, 0);
+        tr.hidden = activation (c.head_activation, tr.hidden_pre);
         X = tr.hidden;
       endif
     endif
