@@ -42,6 +42,14 @@
 ## to every row of the position table: exact for input of one segment
 ## (token type 0 throughout, as a tagger reads a sentence).  The
 ## @code{pooler}, which a token classifier does not read, is not read.
+## @item @qcode{"bert"} with @code{BertForSequenceClassification}
+## an encoder-sentence model with the same encoder: the readout is the
+## sentence's first row as given (@code{readout} @qcode{"first"}: the
+## input starts with @code{[CLS]}, which the caller writes, as BERT's
+## tokenizer does), the @code{pooler} as a tanh layer (@code{W_hidden},
+## @code{b_hidden}, @code{head_activation} @qcode{"tanh"}), then the
+## @code{classifier}; a @code{problem_type} other than one label a
+## sentence is refused.
 ## @item @qcode{"marian"} (Helsinki-NLP's opus-mt translators)
 ## an encoder-decoder model: post-norm layers with biases, the activation
 ## of @code{activation_function} (@qcode{"swish"} is @qcode{"silu"}),
@@ -251,26 +259,33 @@ function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
 endfunction
 
 function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
-  why = {"BertForSequenceClassification", ...
-         "reads the [CLS] row through its pooler (dense, then tanh) before the classifier, and the package's sentence heads are linear or a relu layer";
-         "BertForMaskedLM", ...
+  why = {"BertForMaskedLM", ...
          "predicts words through its masked-LM head (dense, gelu, LayerNorm, then the embeddings), which no encoder family of the package has";
          "BertForPreTraining", "has the masked-LM and next-sentence heads, which no encoder family of the package has";
          "BertModel", "has no head"};
   a = config_key (cfg, "architectures", {}, "any", where);
   k = find (ismember (why(:,1), a), 1);
   if (! isempty (k))
-    error ("attention:import", "%s: config.json's architectures is %s, which %s; BERT is imported as BertForTokenClassification",
+    error ("attention:import", "%s: config.json's architectures is %s, which %s; BERT is imported as BertForTokenClassification or BertForSequenceClassification",
            where, why{k,1}, why{k,2});
   endif
-  arch_check (cfg, {"BertForTokenClassification"}, true, where);
+  arch_check (cfg, {"BertForTokenClassification", "BertForSequenceClassification"}, true, where);
+  sentence = ismember ("BertForSequenceClassification",
+                       cellstr (config_key (cfg, "architectures", {}, "any", where)));
   d = config_key (cfg, "hidden_size", [], "count", where);
   h = config_key (cfg, "num_attention_heads", [], "count", where);
   L = config_key (cfg, "num_hidden_layers", [], "count", where);
   refuse (cfg, "position_embedding_type", "absolute", where, "absolute positions");
   refuse (cfg, "is_decoder", false, where, "an encoder");
   refuse (cfg, "add_cross_attention", false, where, "no cross-attention");
-  c = base_config ("encoder-token", cfg, where, "vocab_size", d, h, L);
+  if (sentence)                               # [CLS] row, pooler, classifier
+    refuse (cfg, "problem_type", "single_label_classification", where,
+            "one class a sentence (a softmax over the labels)");
+    c = base_config ("encoder-sentence", cfg, where, "vocab_size", d, h, L);
+    [c.readout, c.head, c.d_hidden, c.head_activation] = deal ("first", "mlp", d, "tanh");
+  else
+    c = base_config ("encoder-token", cfg, where, "vocab_size", d, h, L);
+  endif
   c.d_ff = config_key (cfg, "intermediate_size", [], "count", where);
   c.activation = act_name (cfg, "hidden_act", "gelu", where);
   c.attn_bias = true;
@@ -302,10 +317,17 @@ function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
             [p "norm_ffn.gain"], [t "output.LayerNorm.weight"], "copy", [];
             [p "norm_ffn.bias"], [t "output.LayerNorm.bias"], "copy", []}];
   endfor
+  if (sentence)
+    src = [src;
+           {"W_hidden", "pooler.dense.weight", "T", [];
+            "b_hidden", "pooler.dense.bias", "copy", []}];
+    ignored = '^(bert\.)?embeddings\.position_ids$';
+  else                                         # the pooler is not read
+    ignored = '^(bert\.)?(embeddings\.position_ids|pooler\.dense\.(weight|bias))$';
+  endif
   src = [src;
          {"W_class", "classifier.weight", "T", [];
           "b_class", "classifier.bias", "copy", []}];
-  ignored = '^(bert\.)?(embeddings\.position_ids|pooler\.dense\.(weight|bias))$';
   specials = {"", "", "pad_token_id"};
   copies = cell (0, 2);
 endfunction
