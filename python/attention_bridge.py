@@ -111,9 +111,20 @@ def write_file(path, meta, arrays):
             f.write(raw)
 
 
+def number_text(x):
+    """The shortest of 15, 16, 17 significant digits that reads back as x
+    (Octave's JSON reader misreads some 17-digit texts by an ulp, so
+    fewer digits are preferred where they are exact)."""
+    for digits in (15, 16, 17):
+        text = "%.*g" % (digits, x)
+        if float(text) == x:
+            return text
+    return text
+
+
 def config_text(config):
     """JSON text of a flat config: integers as integers, other numbers
-    with 17 significant digits (they read back as the same double)."""
+    with the fewest significant digits (15 to 17) that give the double."""
     parts = []
     for key, value in config.items():
         if isinstance(value, bool):
@@ -124,7 +135,7 @@ def config_text(config):
             if value == int(value) and abs(value) < 2 ** 53:
                 v = str(int(value))
             else:
-                v = "%.17g" % value
+                v = number_text(value)
         else:
             v = json.dumps(value, ensure_ascii=False)
         parts.append("%s:%s" % (json.dumps(key), v))
