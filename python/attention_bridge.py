@@ -19,8 +19,10 @@ The special ids of model.src_vocab / model.tgt_vocab stay as the file has
 them (1-based, 0 for absent); model.special(side, "eos") gives the 0-based
 index (-1 when absent).
 
-Families: encoder-decoder, decoder-only, encoder-token, encoder-sentence.
-The pooled families are refused with an error.
+Families: encoder-decoder, decoder-only, encoder-token, encoder-sentence,
+and the pooled encoder-decoders (pooled-add, pooled-concat, pooled-prefix),
+whose decoder reads the mean c of the encoded rows instead of
+cross-attention.
 
 Command line (ids 1-based, as in Octave; a sequence is ids joined by commas,
 an encoder-decoder pair is SOURCE/TARGET):
@@ -41,7 +43,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 FORMAT = "attention-model 1"
-FAMILIES = ("encoder-decoder", "decoder-only", "encoder-token", "encoder-sentence")
+FAMILIES = ("encoder-decoder", "decoder-only", "encoder-token", "encoder-sentence",
+            "pooled-add", "pooled-concat", "pooled-prefix")
+POOL = {"pooled-add": "W_u", "pooled-concat": "W_F", "pooled-prefix": "W_P"}
 
 # A field a file leaves out takes the package's default (help attn_model).
 DEFAULTS = {
@@ -336,7 +340,8 @@ class Transformer(nn.Module):
         self.src_vocab, self.tgt_vocab = src_vocab, tgt_vocab
         fam = c["family"]
         self.has_source = fam != "decoder-only"
-        self.has_decoder = fam in ("encoder-decoder", "decoder-only")
+        self.has_decoder = fam in ("encoder-decoder", "decoder-only") or fam in POOL
+        self.pool = POOL.get(fam)
         Vs, Vt = len(src_vocab["words"]), len(tgt_vocab["words"])
         if self.has_source:
             self.src = Embedding(Vs, c)
@@ -349,6 +354,9 @@ class Transformer(nn.Module):
                                          for _ in range(c["decoder_layers"]))
             self.decoder_norm = (Norm(c["d"], c["norm_kind"], c["norm_eps"])
                                  if c["final_norm"] and c["decoder_layers"] > 0 else None)
+            if self.pool is not None:          # c W_u, [e, c] W_F or c W_P (Octave orientation)
+                rows = 2 * c["d"] if self.pool == "W_F" else c["d"]
+                self.W_pool = nn.Parameter(torch.zeros(rows, c["d"], dtype=torch.float64))
             if not c["tie_embeddings"]:
                 self.W_vocab = nn.Parameter(torch.zeros(c["d"], Vt, dtype=torch.float64))
             self.b_vocab = (nn.Parameter(torch.zeros(Vt, dtype=torch.float64))
@@ -364,6 +372,31 @@ class Transformer(nn.Module):
         """0-based index of a special word (pad, unk, bos, eos); -1 when absent."""
         vocab = self.src_vocab if side == "src" else self.tgt_vocab
         return vocab[name] - 1
+
+    @staticmethod
+    def mean_rows(x, allow):
+        """The mean of the real rows (B, 1, d); the zero row when there are none."""
+        w = allow.to(torch.float64)[..., None]
+        return (x * w).sum(1, keepdim=True) / w.sum(1, keepdim=True).clamp(min=1)
+
+    def pooled_rows(self, ids, allow, memory, memory_allow):
+        """The decoder's input rows of a pooled model, and their mask:
+        add: e + c W_u + p; concat: [e, c] W_F + p; prefix: the row c W_P
+        first (position 0), the targets after it; then the optional norm."""
+        e = self.tgt.tokens(ids) * self.tgt.scale
+        c = self.mean_rows(memory, memory_allow)
+        n = ids.shape[1]
+        pos = self.tgt.pos
+        if self.pool == "W_u":
+            x = e + c @ self.W_pool + pos[:n]
+        elif self.pool == "W_F":
+            x = torch.cat([e, c.expand(-1, n, -1)], dim=-1) @ self.W_pool + pos[:n]
+        else:
+            x = torch.cat([c @ self.W_pool, e], dim=1) + pos[:n + 1]
+            allow = torch.cat([torch.ones_like(allow[:, :1]), allow], dim=1)
+        if self.tgt.norm is not None:
+            x = self.tgt.norm(x)
+        return x, allow
 
     @staticmethod
     def stack(layers, final, x, allow, causal, memory=None, memory_allow=None):
@@ -383,8 +416,14 @@ class Transformer(nn.Module):
                                 memory_allow, False)
         if self.has_decoder:
             allow = mask(tgt, tgt_mask)
-            x = self.stack(self.decoder, self.decoder_norm, self.tgt(tgt), allow, True,
-                           memory, memory_allow)
+            if self.pool is None:
+                x = self.stack(self.decoder, self.decoder_norm, self.tgt(tgt), allow, True,
+                               memory, memory_allow)
+            else:                            # no cross-attention: the pooled source
+                x, allow = self.pooled_rows(tgt, allow, memory, memory_allow)
+                x = self.stack(self.decoder, self.decoder_norm, x, allow, True)
+                if self.pool == "W_P":
+                    x = x[:, 1:]             # the source row predicts nothing
             W = self.tgt.tokens.weight.T if self.c["tie_embeddings"] else self.W_vocab
             logits = x @ W
             return logits + self.b_vocab if self.b_vocab is not None else logits
@@ -392,9 +431,8 @@ class Transformer(nn.Module):
         if self.c["family"] == "encoder-sentence":
             if self.c["readout"] == "cls":
                 x = memory[:, :1]
-            else:                            # mean of the real rows (0 for none)
-                w = memory_allow.to(torch.float64)[..., None]
-                x = (memory * w).sum(1, keepdim=True) / w.sum(1, keepdim=True).clamp(min=1)
+            else:
+                x = self.mean_rows(memory, memory_allow)
             if hasattr(self, "hidden"):
                 x = torch.relu(self.hidden(x))
         return self.classify(x)
@@ -460,6 +498,8 @@ class Transformer(nn.Module):
             if hasattr(self, "hidden"):
                 linear("", self.hidden, "W_hidden", "b_hidden")
             linear("", self.classify, "W_class", "b_class")
+        if self.pool is not None:
+            out.append((self.pool, self.W_pool, False))
         return out
 
     def fixed(self):
@@ -570,7 +610,7 @@ def main(argv):
         model.eval()
         pairs = [a.split("/") for a in argv[2:]]
         with torch.no_grad():
-            if model.c["family"] == "encoder-decoder":
+            if model.has_source and model.has_decoder:
                 src, src_allow = pad([parse_ids(p[0]) for p in pairs])
                 tgt, tgt_allow = pad([parse_ids(p[1]) for p in pairs])
                 logits, rows = model(src, src_allow, tgt, tgt_allow), tgt_allow

@@ -76,7 +76,7 @@
 %!  real = b.tgt_allow;
 %!  for k = 1:N
 %!    switch (family)
-%!      case "encoder-decoder"
+%!      case {"encoder-decoder", "pooled-add", "pooled-concat", "pooled-prefix"}
 %!        args{k} = [ids_text(b.src, b.src_allow, k) "/" ids_text(b.tgt_in, b.tgt_allow, k)];
 %!      case "decoder-only"
 %!        args{k} = ids_text (b.tgt_in, b.tgt_allow, k);
@@ -232,12 +232,31 @@
 %! endfor
 
 %!testif ; have_torch ()
-%! ## a family the bridge does not build is refused, naming it
-%! m = attn_family (struct ("src_vocab", vs, "tgt_vocab", vt, "family", "pooled-add",
-%!                          "d", 8, "heads", 2, "max_len", 8));
+%! ## the pooled encoder-decoders: c W_u added, [e, c] W_F, c W_P as a prefix
+%! ## row (with pre-norm, embedding scale and norm, sinusoidal positions)
+%! for f = {"pooled-add", "pooled-concat", "pooled-prefix"}
+%!   m = attn_family (struct ("src_vocab", vs, "tgt_vocab", vt, "family", f{1}, "d", 8,
+%!                            "heads", 2, "max_len", 8, "seed", 8, "norm", "pre",
+%!                            "embed_scale", true, "embed_norm", true,
+%!                            "positions", "sinusoidal"));
+%!   b = batch_of ([5 6 7 4; 8 4 1 1; 4 1 1 1]', [4 2 1], [3 5 6; 3 7 1; 3 1 1]', [3 2 1]);
+%!   check_bridge (m, b, {"W_u", "W_F", "W_P"}{strcmp (f{1}, {"pooled-add", "pooled-concat", "pooled-prefix"})});
+%! endfor
+
+%!testif ; have_torch ()
+%! ## a file counting ids from 0 is refused, naming id_base
+%! m = attn_model (struct ("src_vocab", vs, "tgt_vocab", vt, "d", 4, "heads", 2,
+%!                         "encoder_layers", 1, "decoder_layers", 1, "max_len", 8));
 %! file = [tempname() ".safetensors"];
 %! attn_save (m, file);
+%! [f, msg] = fopen (file, "r+");
+%! bytes = fread (f, Inf, "uint8=>char")';
+%! k = strfind (bytes, '"id_base":"1"');
+%! assert (numel (k), 1);
+%! fseek (f, k + numel ('"id_base":"') - 1, SEEK_SET);
+%! fwrite (f, "0");
+%! fclose (f);
 %! [out, status] = bridge (sprintf ("logits %s 5,4/3", file), true);
 %! unlink (file);
 %! assert (status, 1);
-%! assert (out, "attention_bridge: family 'pooled-add' is not supported here (only encoder-decoder, decoder-only, encoder-token, encoder-sentence)\n");
+%! assert (out, sprintf ("attention_bridge: %s: id_base '0'; this module reads files counting from 1\n", file));
