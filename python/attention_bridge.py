@@ -409,6 +409,21 @@ class Transformer(nn.Module):
         tokens (default: all).  A sentence classifier gives (B, 1, C)."""
         def mask(ids, m):
             return torch.ones_like(ids, dtype=torch.bool) if m is None else m.bool()
+
+        def check(ids, vocab, longest, what):
+            if ids is None or ids.dim() != 2:
+                raise BridgeError("%s must be a B x n tensor of ids" % what)
+            V = len(vocab["words"])
+            if ids.numel() and (ids.min() < 0 or ids.max() >= V):
+                raise BridgeError("%s ids must be in 0..%d (0-based)" % (what, V - 1))
+            if ids.shape[1] > longest:
+                raise BridgeError("%s has %d rows, the model takes at most %d"
+                                  % (what, ids.shape[1], longest))
+        longest = self.c["max_len"]
+        if self.has_source:
+            check(src, self.src_vocab, longest, "src")
+        if self.has_decoder:
+            check(tgt, self.tgt_vocab, longest - (self.pool == "W_P"), "tgt")
         memory = memory_allow = None
         if self.has_source:
             memory_allow = mask(src, src_mask)

@@ -24,14 +24,18 @@
 %!  py = found{1};
 %!endfunction
 
+## the module in the source tree (absent from an installed package)
+%!function f = script ()
+%!  f = fullfile (fileparts (fileparts (which ("attn_model"))), "python", "attention_bridge.py");
+%!endfunction
+
 %!function tf = have_torch ()
-%!  tf = ! isempty (python ());
+%!  tf = ! isempty (python ()) && exist (script (), "file");
 %!endfunction
 
 ## runs the bridge with the arguments; its output, and failing unless asked
 %!function [out, status] = bridge (args, may_fail = false)
-%!  script = fullfile (fileparts (which ("run_tests")), "..", "python", "attention_bridge.py");
-%!  [status, out] = system (sprintf ("%s %s %s 2>&1", python (), script, args));
+%!  [status, out] = system (sprintf ("%s %s %s 2>&1", python (), script (), args));
 %!  if (! may_fail && status != 0)
 %!    error ("attention_bridge failed (%d): %s", status, out);
 %!  endif
