@@ -213,6 +213,20 @@
 %! check_bridge (m, b, "decoder.1.cross.W_K");
 
 %!testif ; have_torch ()
+%! ## encoder-decoder, post-norm RMSNorm with a final norm, embedding norms,
+%! ## rotary positions with grouped-query attention, biases, gated FFN
+%! m = attn_model (struct ("src_vocab", vs, "tgt_vocab", vt, "d", 8, "heads", 2,
+%!                         "kv_heads", 1, "encoder_layers", 1, "decoder_layers", 2,
+%!                         "max_len", 9, "seed", 17, "norm", "post", "final_norm", true,
+%!                         "norm_kind", "rmsnorm", "embed_norm", true, "positions", "rope",
+%!                         "attn_bias", true, "ffn_gated", true, "activation", "gelu_tanh"));
+%! m.decoder(1).self.b_K = linspace (-1, 1, 4);
+%! m.decoder(2).cross.b_Q = linspace (1, -1, 8);
+%! m.decoder_norm.gain = linspace (0.6, 1.4, 8);
+%! b = batch_of ([5 6 7 4; 8 4 1 1]', [4 2], [3 5 6; 3 7 1]', [3 2]);
+%! check_bridge (m, b, "src_embed");
+
+%!testif ; have_torch ()
 %! ## encoder-token, BERT-like: post-norm, embedding norm, biases, exact GELU
 %! m = attn_family (struct ("family", "encoder-token", "vocab", text,
 %!                          "classes", {{"A", "B", "C"}}, "d", 8, "heads", 2, "layers", 2,
