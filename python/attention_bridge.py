@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright (C) 2026 The attention developers
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A PyTorch model read from, and written to, an attention model file.
 
 The package's model file (doc/FILE-FORMAT.md) is a safetensors file whose

@@ -1,3 +1,6 @@
+## Copyright (C) 2026 The attention developers
+## SPDX-License-Identifier: GPL-3.0-or-later
+
 ## python/attention_bridge.py against the package: small models of each
 ## architecture option saved with attn_save, read by the Python module into
 ## PyTorch, their logits on a padded batch compared with attn_forward's
