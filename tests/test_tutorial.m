@@ -31,6 +31,17 @@
 %!   cd (dir);
 %!   outs = run_tutorial_blocks (blocks);
 %!   tutorial_check_outputs (blocks, outs);
+%!   ## the checks catch a wrong translation and a wrong weight
+%!   for bad = {{"text = le chat noir", "text = le chien noir"}, {"0.61   0.08\n", "0.62   0.08\n"}}
+%!     wrong = strrep (outs, bad{1}{:});
+%!     assert (! isequal (wrong, outs));
+%!     try
+%!       tutorial_check_outputs (blocks, wrong);
+%!       error ("not caught: %s", bad{1}{2});
+%!     catch err
+%!       assert (isempty (strfind (err.message, "not caught")), err.message);
+%!     end_try_catch
+%!   endfor
 %!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png"}
 %!     assert (exist (fullfile (dir, png{1}), "file"), 2);
 %!   endfor
