@@ -17,12 +17,16 @@
 ## (@code{addpath ([pwd "/src"], [pwd "/inst"]);}) becomes a cell that
 ## loads the package from the folder above the notebook's (the source tree
 ## after @code{make}) or with @code{pkg load attention}, and does nothing
-## when the package is already on the path.
+## when the package is already on the path.  Its first line,
+## @code{%plot -r 100}, has the kernel draw figures at 100 dpi, the
+## resolution at which @code{attn_heatmap} and @code{attn_plot_loss} save
+## them (to Octave it is a comment).
 ## @item A statement that writes a figure to a file
 ## (@code{attn_heatmap (@dots{}, "file", @dots{})},
 ## @code{attn_plot_loss (@dots{}, "file", @dots{})}) is given an output,
 ## @code{fig = @dots{}}: the figure is then kept open after the file is
-## written, and the kernel draws it below the cell.
+## written, and the kernel draws it below the cell (the same image as the
+## file).
 ## @item A note above the first cell says where the notebook comes from.
 ## @end itemize
 ##
@@ -96,6 +100,9 @@ endfunction
 
 function code = load_cell ()
   code = strjoin ({
+    "%plot -r 100",
+    "## (a kernel command; to Octave a comment): figures drawn below the",
+    "## cells at 100 dpi, as the package's functions save them to files.",
     "## The package: already on the path, or in place in the source tree",
     "## this notebook's folder (doc/) belongs to (after make), or installed.",
     "if (isempty (which (\"attn_sdpa\")))",
