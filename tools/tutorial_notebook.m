@@ -20,7 +20,10 @@
 ## when the package is already on the path.  Its first line,
 ## @code{%plot -r 100}, has the kernel draw figures at 100 dpi, the
 ## resolution at which @code{attn_heatmap} and @code{attn_plot_loss} save
-## them (to Octave it is a comment).
+## them (to Octave it is a comment); then it switches off readline's
+## @code{blink-matching-paren}: the kernel types each line at Octave's
+## prompt, and readline waited half a second at each closing bracket
+## (most of the notebook's two minutes).
 ## @item A statement that writes a figure to a file
 ## (@code{attn_heatmap (@dots{}, "file", @dots{})},
 ## @code{attn_plot_loss (@dots{}, "file", @dots{})}) is given an output,
@@ -101,8 +104,18 @@ endfunction
 function code = load_cell ()
   code = strjoin ({
     "%plot -r 100",
-    "## (a kernel command; to Octave a comment): figures drawn below the",
-    "## cells at 100 dpi, as the package's functions save them to files.",
+    "## For the notebook (harmless at Octave's prompt): the line above, a",
+    "## kernel command (to Octave a comment), draws figures below the cells",
+    "## at 100 dpi, as the package's functions save them to files; the lines",
+    "## below switch off readline's blinking of the matching bracket, which",
+    "## waits 0.5 s at each closing bracket of each line the kernel types.",
+    "rc = [tempname() \".inputrc\"];",
+    "fid = fopen (rc, \"w\");",
+    "fputs (fid, \"set blink-matching-paren off\\n\");",
+    "fclose (fid);",
+    "readline_read_init_file (rc);",
+    "delete (rc);",
+    "clear rc fid",
     "## The package: already on the path, or in place in the source tree",
     "## this notebook's folder (doc/) belongs to (after make), or installed.",
     "if (isempty (which (\"attn_sdpa\")))",
