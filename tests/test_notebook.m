@@ -146,6 +146,25 @@
 %!   assert (squeeze (strrep (code{k}, "fig = ", "")), squeeze (blocks{k}));
 %! endfor
 
+%!test
+%! ## the loading cell, run in a fresh Octave from doc/ of the source tree
+%! ## (where Jupyter starts the kernel of doc/tutorial.ipynb), puts this
+%! ## tree's package on the path
+%! root = tree_root ();
+%! nb = jsondecode (fileread (fullfile (root, "doc", "tutorial.ipynb")));
+%! c = as_cell (nb.cells);
+%! code = source_text (c{find (cellfun (@(x) strcmp (x.cell_type, "code"), c), 1)});
+%! file = [tempname() ".m"];
+%! write_text (file, [code, "\nprintf ('found %s\\n', which ('attn_sdpa'));\n"]);
+%! unwind_protect
+%!   [st, out] = system (sprintf ("cd '%s' && '%s' --no-history --no-init-file --no-gui --eval 'source (\"%s\")' 2>&1",
+%!                                fullfile (root, "doc"), fullfile (OCTAVE_HOME (), "bin", "octave-cli"), file));
+%! unwind_protect_cleanup
+%!   delete (file);
+%! end_unwind_protect
+%! assert (st == 0, out);
+%! assert (strtrim (out), ["found ", fullfile(root, "src", "attn_sdpa.mex")]);
+
 %!testif ; notebook_tools ()
 %! root = tree_root ();
 %! dir = tempname ();
