@@ -3,7 +3,8 @@
 #   make          build the MEX functions in src/ (use the package in place)
 #   make setup    install missing system packages with apt-get (Debian):
 #                 everything make check uses (and Chromium, for the browser
-#                 tests, when it can be installed)
+#                 tests, and Jupyter with the Octave kernel, for the
+#                 notebook's test, when they can be installed)
 #   make setup-demo  only what make demo needs (Octave, its development
 #                 files, OpenBLAS): no figure tools, no browser
 #   make demo     setup-demo, build, make doc-cache (and make docs when
@@ -21,6 +22,8 @@
 #                 kernels and the model against plain Octave, and the
 #                 package against PyTorch (issue 13's table; the PyTorch
 #                 side when Debian's python3-torch is installed)
+#   make notebook  doc/tutorial.ipynb, the tutorial as a Jupyter notebook
+#                 (Octave kernel), from doc/tutorial.md (tools/tutorial_notebook.m)
 #   make train-demo  train seed 003's families on generated tasks (doc/train_demo.m)
 #   make dist     attention-VERSION.tar.gz for pkg install: the student
 #                 package (assignments without solutions or planted mistakes)
@@ -61,9 +64,14 @@ DEMO_APT_PACKAGES = octave octave-dev libopenblas0-pthread
 FIGURE_APT_PACKAGES = $(DEMO_APT_PACKAGES) gnuplot-nox fonts-freefont-otf ghostscript
 APT_PACKAGES = $(FIGURE_APT_PACKAGES) octave-doctest bubblewrap texinfo info
 # Optional, for make check only: the browser that attn_explore's pages are
-# tested in (tests/test_explore_browser.m).  Where it cannot be installed,
-# make setup goes on and those tests are counted as skipped.
+# tested in (tests/test_explore_browser.m), and Jupyter's nbconvert with
+# the Octave kernel that run the tutorial's notebook (tests/test_notebook.m;
+# installed without the packages they only recommend: about 6 MB to
+# download, 32 MB on disk, where the recommended ones would add some 500 MB).
+# Where they cannot be installed, make setup goes on and those tests are
+# counted as skipped.
 OPTIONAL_APT_PACKAGES = chromium
+NOTEBOOK_APT_PACKAGES = jupyter-nbconvert python3-octave-kernel
 
 # What pkg install needs: metadata, the C sources with their help stubs,
 # the Octave functions and the documentation; in a git checkout only the
@@ -84,7 +92,7 @@ INSTRUCTOR_TARBALL := $(INSTRUCTOR_NAME).tar.gz
 GRADES ?= grades
 GRADE_OPTIONS ?= "time_limit", 60, "total_time", 600
 
-.PHONY: all setup setup-demo setup-figures check demo doc-cache docs bench dist dist-instructor grade clean train-demo
+.PHONY: all setup setup-demo setup-figures check demo doc-cache docs bench dist dist-instructor grade clean train-demo notebook
 .PHONY: sanitize memcheck fuzz soak leakcheck longseq
 
 all:
@@ -95,14 +103,18 @@ all:
 
 # Installs the Debian packages of the target (SETUP_PACKAGES) when Octave's
 # mkoctfile is missing, or when Octave came from Debian and some of the
-# others are missing; then the optional ones (SETUP_OPTIONAL), going on
-# without them when they cannot be installed.  Uses sudo only when not root.
+# others are missing; then the optional ones (SETUP_OPTIONAL, and
+# SETUP_NOTEBOOK without what they only recommend), going on without them
+# when they cannot be installed.  Uses sudo only when not root.
 setup: SETUP_PACKAGES = $(APT_PACKAGES)
 setup: SETUP_OPTIONAL = $(OPTIONAL_APT_PACKAGES)
+setup: SETUP_NOTEBOOK = $(NOTEBOOK_APT_PACKAGES)
 setup-demo: SETUP_PACKAGES = $(DEMO_APT_PACKAGES)
 setup-demo: SETUP_OPTIONAL =
+setup-demo: SETUP_NOTEBOOK =
 setup-figures: SETUP_PACKAGES = $(FIGURE_APT_PACKAGES)
 setup-figures: SETUP_OPTIONAL =
+setup-figures: SETUP_NOTEBOOK =
 setup setup-demo setup-figures:
 	@missing_of () { for p in "$$@"; do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" \
@@ -129,6 +141,12 @@ setup setup-demo setup-figures:
 	if [ -n "$$optional" ]; then \
 	  apt_install $$optional \
 	    || echo "could not install$$optional: the browser tests will be skipped" >&2; \
+	fi; \
+	notebook=""; \
+	if $$dpkg && [ -n "$(SETUP_NOTEBOOK)" ]; then notebook=$$(missing_of $(SETUP_NOTEBOOK)); fi; \
+	if [ -n "$$notebook" ]; then \
+	  apt_install --no-install-recommends $$notebook \
+	    || echo "could not install$$notebook: the notebook test will be skipped" >&2; \
 	fi
 
 check: setup
@@ -149,6 +167,13 @@ train-demo: setup-figures
 	@$(MAKE) --no-print-directory all
 	ATTN_OUT="$${ATTN_OUT:-$(CURDIR)/train-demo-output}" \
 	  $(RUN_OCTAVE) --eval '$(INPLACE_PATH) run ("$(CURDIR)/doc/train_demo.m")'
+
+# The tutorial as a notebook: remade when the tutorial or the generator
+# changes; commit it with them (tests/test_notebook.m checks that it is
+# the generator's output).
+notebook: doc/tutorial.ipynb
+doc/tutorial.ipynb: doc/tutorial.md tools/tutorial_notebook.m
+	$(RUN_OCTAVE) --eval 'addpath ("$(CURDIR)/tools"); tutorial_notebook ("$(CURDIR)/doc/tutorial.md", "$(CURDIR)/$@");'
 
 # lookfor's index of each folder, remade when a help text there changes.
 DOC_CACHES = inst/doc-cache src/doc-cache

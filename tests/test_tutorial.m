@@ -2,46 +2,46 @@
 ## SPDX-License-Identifier: GPL-3.0-or-later
 
 ## Every Octave command of doc/tutorial.md runs, in order, in one session.
-## The training run is shortened (fewer pairs, one epoch): what is checked
-## is that the commands work, not how well the short run translates.
+## The training runs are shortened (tests/reference/tutorial_shorten.m):
+## what is checked is that the commands work and print what the text says
+## they print (tests/reference/tutorial_check_outputs.m), not how well the
+## short runs translate.
 
-%!function file = tutorial_file (name = "tutorial.md")
-%!  here = fileparts (which ("attn_compare"));
-%!  for f = {fullfile(here, "doc", name), fullfile(fileparts (here), "doc", name)}
-%!    if (exist (f{1}, "file"))
-%!      file = f{1};
-%!      return;
-%!    endif
+%!function outs__ = run_tutorial_blocks (blocks__)
+%!  ## in a function of its own: the tutorial's variables stay here; one
+%!  ## block at a time, each block's printed text kept
+%!  outs__ = cell (size (blocks__));
+%!  for k__ = 1:numel (blocks__)
+%!    outs__{k__} = evalc (blocks__{k__});
 %!  endfor
-%!  error ("doc/%s not found near %s", name, here);
-%!endfunction
-
-%!function run_tutorial_code (code__)
-%!  ## in a function of its own: the tutorial's variables stay here
-%!  evalc (code__);
 %!endfunction
 
 %!test
-%! text = fileread (tutorial_file ());
-%! blocks = regexp (text, '```octave\n(.*?)```', "tokens");
+%! blocks = tutorial_blocks (fileread (tutorial_file ()));
 %! assert (numel (blocks) >= 15);
-%! code = strjoin (cellfun (@(b) b{1}, blocks, "UniformOutput", false), "\n");
 %! ## the package is already on the path
-%! code = strrep (code, 'addpath ([pwd "/src"], [pwd "/inst"]);', "");
+%! blocks = strrep (blocks, 'addpath ([pwd "/src"], [pwd "/inst"]);', "");
 %! ## short training runs: section 4's translation model, section 7's
 %! ## language model (its many stories and epochs take minutes)
-%! code = strrep (code, '"n_train", 1000', '"n_train", 150');
-%! code = strrep (code, '"epochs", 8', '"epochs", 1');
-%! assert (isempty (strfind (code, '"epochs", 8')));
-%! code = strrep (code, '"n_train", 60000', '"n_train", 300');
-%! code = strrep (code, '"epochs", 4', '"epochs", 1');
-%! assert (isempty (strfind (code, '"n_train", 60000')) && isempty (strfind (code, '"epochs", 4')));
+%! blocks = tutorial_shorten (blocks);
 %! old = pwd ();
 %! dir = tempname ();
 %! mkdir (dir);
 %! unwind_protect
 %!   cd (dir);
-%!   run_tutorial_code (code);
+%!   outs = run_tutorial_blocks (blocks);
+%!   tutorial_check_outputs (blocks, outs);
+%!   ## the checks catch a wrong translation and a wrong weight
+%!   for bad = {{"text = le chat noir", "text = le chien noir"}, {"0.61   0.08\n", "0.62   0.08\n"}}
+%!     wrong = strrep (outs, bad{1}{:});
+%!     assert (! isequal (wrong, outs));
+%!     try
+%!       tutorial_check_outputs (blocks, wrong);
+%!       error ("not caught: %s", bad{1}{2});
+%!     catch err
+%!       assert (isempty (strfind (err.message, "not caught")), err.message);
+%!     end_try_catch
+%!   endfor
 %!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png"}
 %!     assert (exist (fullfile (dir, png{1}), "file"), 2);
 %!   endfor
