@@ -211,7 +211,16 @@ for k = 1:numel (long)
   attn_heatmap (A, info.tokens, info.source_labels, "cross.A, last layer, mean of the heads",
                 "axes", {"target", "source"}, "file", fullfile (out, sprintf ("alignment%d.png", k)));
   say ("alignment%d.png: %s -> %s\n", k, s, strjoin (info.tokens, " "));
+  [w, at] = max (A, [], 2);                       # each written word's heaviest source word
+  say ("  heaviest: %s\n", strjoin (cellfun (@(t, f, x) sprintf ("%s<-%s %.2f", t, f, x),
+                                            info.tokens(:)', info.source_labels(at(:)'),
+                                            num2cell (w(:)'), "UniformOutput", false), ", "));
 endfor
+if (! isempty (long))
+  say (["  (where a row reads is not why it writes its word: a noun reading \"and\" or\n", ...
+        "  \"<eos>\" may take its gender from the layers below; switch heads off with\n", ...
+        "  attn_ablate, or patch them with attn_patch, to test a reading)\n"]);
+endif
 wrong = find (! scores{1}.correct, 5);
 for k = wrong'
   say ("cross-attention miss: %s -> %s (want %s)\n", C.test.source{k},
