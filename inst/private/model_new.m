@@ -39,6 +39,8 @@ function [m, n] = model_new (c, caller)
         x = c.(p.init);
       case {"sinusoidal", "sinusoidal_concat"}
         x = sinusoid_table (p.shape(1), p.shape(2), p.init);
+      case "normal"                          # drawn below: no zeros to hold meanwhile
+        x = [];
       otherwise
         x = zeros (p.shape);
     endswitch
@@ -64,14 +66,17 @@ function [m, n] = model_new (c, caller)
     randn ("state", c.seed);
     for i = 1:numel (stacks)
       p = stacks(i);
-      x = randn (p.shape) / sqrt (p.fan_in);
+      x = randn (p.shape);
+      x /= sqrt (p.fan_in);                  # in place: one array of the size at a time
       if (keep(i))
         m = subsasgn (m, p.subs, x);
       endif
     endfor
     randn ("state", c.seed + 1);
     for p = own(strcmp ({own.init}, "normal"))'
-      m = subsasgn (m, p.subs, randn (p.shape) / sqrt (p.fan_in));
+      x = randn (p.shape);
+      x /= sqrt (p.fan_in);
+      m = subsasgn (m, p.subs, x);
     endfor
   unwind_protect_cleanup
     randn ("state", old);
