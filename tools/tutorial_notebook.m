@@ -208,22 +208,8 @@ function s = source_json (text)
     if (i < numel (lines))
       line = [line, "\n"];
     endif
-    items{i} = ["    ", json_string(line)];
+    items{i} = ["    ", jsonencode(line)];   # UTF-8 kept, controls escaped
   endfor
   s = ["[\n", strjoin(items, ",\n"), "\n   ]"];
 endfunction
 
-## A JSON string: UTF-8 bytes kept, quotes, backslashes and control
-## characters escaped.
-function q = json_string (s)
-  q = strrep (s, "\\", "\\\\");
-  q = strrep (q, "\"", "\\\"");
-  q = strrep (q, "\n", "\\n");
-  q = strrep (q, "\t", "\\t");
-  q = strrep (q, "\r", "\\r");
-  ctrl = find (double (q) < 32);
-  for i = fliplr (ctrl)
-    q = [q(1:i-1), sprintf("\\u%04x", double (q(i))), q(i+1:end)];
-  endfor
-  q = ["\"", q, "\""];
-endfunction
