@@ -9,11 +9,12 @@
 #                 files, OpenBLAS): no figure tools, no browser
 #   make demo     setup-demo, build, make doc-cache (and make docs when
 #                 makeinfo is there), run doc/attention_demo.m
-#   make doc-cache  lookfor's index of the functions in place (inst/ and
-#                 src/doc-cache: lookfor attention answers at once instead
-#                 of reading every help text; pkg install makes its own)
+#   make doc-cache  lookfor's index of the functions in place (a doc-cache
+#                 in src/ and each topic folder of inst/: lookfor attention
+#                 answers at once instead of reading every help text)
 #   make docs     the reference manual from the functions' help texts:
-#                 doc.info beside them (inst/, src/: what doc NAME opens)
+#                 doc.info beside them (src/ and inst/'s topic folders:
+#                 what doc NAME opens)
 #                 and one HTML page per function in doc/html/ (needs
 #                 makeinfo, Debian's texinfo; make dist ships both)
 #   make check    setup, build, run every test (C, Octave, doctest, and an
@@ -77,8 +78,9 @@ NOTEBOOK_APT_PACKAGES = jupyter-nbconvert python3-octave-kernel
 # the Octave functions and the documentation; in a git checkout only the
 # files git tracks (no stray files), otherwise every file there.
 DIST_TREES = src inst doc
+# (The topic folders' private links are copied as links: cp -P.)
 DIST_ALL = $(sort $(filter-out %.o %.mex %-tst %doc-cache,$(shell { git ls-files $(DIST_TREES); } \
-    2>/dev/null || find $(DIST_TREES) -type f)))
+    2>/dev/null || find $(DIST_TREES) -type f -o -type l)))
 # The answer keys (solutions and tables of planted mistakes of the
 # assignments) and the graders' self-tests go to instructors only.
 ANSWER_KEYS = $(shell printf '%s\n' $(DIST_ALL) \
@@ -175,29 +177,34 @@ notebook: doc/tutorial.ipynb
 doc/tutorial.ipynb: doc/tutorial.md tools/tutorial_notebook.m
 	$(RUN_OCTAVE) --eval 'addpath ("$(CURDIR)/tools"); tutorial_notebook ("$(CURDIR)/doc/tutorial.md", "$(CURDIR)/$@");'
 
+# The folders of the public functions: src/ and inst/'s topic folders.
+TOPICS = $(filter-out inst/private,$(patsubst %/,%,$(wildcard inst/*/)))
+FUNCTION_DIRS = src $(TOPICS)
+
 # lookfor's index of each folder, remade when a help text there changes.
-DOC_CACHES = inst/doc-cache src/doc-cache
+DOC_CACHES = $(addsuffix /doc-cache,$(FUNCTION_DIRS))
 doc-cache: $(DOC_CACHES)
-inst/doc-cache: $(wildcard inst/*.m)
-src/doc-cache: $(wildcard src/*.m)
-$(DOC_CACHES):
+.SECONDEXPANSION:
+$(DOC_CACHES): $$(wildcard $$(@D)/*.m)
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) doc_cache_create ("$(CURDIR)/$@", "$(CURDIR)/$(@D)");'
 
 # The reference manual: one Texinfo document made from the help texts
 # (tools/doc_texinfo.m), then doc.info where doc looks for it (the folder
-# of the function's file: inst/ and src/ in place; post_install.m copies it
-# beside the installed MEX files) and the HTML pages (tools/doc_html.init
-# names each page after its function).
+# of the function's file: inst/doc.info, copied into src/ and each topic
+# folder in place; post_install.m copies it the same way when installed)
+# and the HTML pages (tools/doc_html.init names each page after its
+# function).
 DOC_TEXI = build/doc/attention.texi
-docs: inst/doc.info src/doc.info doc/html/index.html
-$(DOC_TEXI): INDEX DESCRIPTION tools/doc_texinfo.m $(wildcard inst/*.m src/*.m)
+DOC_INFO_COPIES = $(addsuffix /doc.info,$(FUNCTION_DIRS))
+docs: inst/doc.info $(DOC_INFO_COPIES) doc/html/index.html
+$(DOC_TEXI): INDEX DESCRIPTION tools/doc_texinfo.m $(wildcard inst/*/*.m src/*.m)
 	@command -v makeinfo >/dev/null 2>&1 || { echo "makeinfo not found:" \
 	  "run 'make setup' (Debian: texinfo)" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(RUN_OCTAVE) --eval '$(INPLACE_PATH) addpath ("$(CURDIR)/tools"); doc_texinfo ("$(CURDIR)", "$(CURDIR)/$@");'
 inst/doc.info: $(DOC_TEXI)
 	makeinfo --no-split -o $@ $<
-src/doc.info: inst/doc.info
+$(DOC_INFO_COPIES): inst/doc.info
 	cp $< $@
 doc/html/index.html: $(DOC_TEXI) tools/doc_html.init
 	rm -rf doc/html
@@ -261,7 +268,7 @@ longseq: all
 dist: docs
 	rm -rf $(DISTNAME) $(TARBALL)
 	mkdir $(DISTNAME)
-	@cp --parents $(DIST_FILES) $(DISTNAME)
+	@cp -P --parents $(DIST_FILES) $(DISTNAME)
 	@cp -r doc/html $(DISTNAME)/doc/
 	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(TARBALL) $(DISTNAME)
 	rm -rf $(DISTNAME)
@@ -270,7 +277,7 @@ dist: docs
 dist-instructor: docs
 	rm -rf $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
 	mkdir $(INSTRUCTOR_NAME)
-	@cp --parents $(DIST_FILES) $(ANSWER_KEYS) $(GRADER_TESTS) $(INSTRUCTOR_NAME)
+	@cp -P --parents $(DIST_FILES) $(ANSWER_KEYS) $(GRADER_TESTS) $(INSTRUCTOR_NAME)
 	@cp -r doc/html $(INSTRUCTOR_NAME)/doc/
 	tar --sort=name --owner=0 --group=0 --numeric-owner -czf $(INSTRUCTOR_TARBALL) $(INSTRUCTOR_NAME)
 	rm -rf $(INSTRUCTOR_NAME)
@@ -292,4 +299,4 @@ clean:
 	if [ -f tests/core/Makefile ]; then $(MAKE) -C tests/core clean || true; fi
 	rm -rf $(DISTNAME) $(TARBALL) $(INSTRUCTOR_NAME) $(INSTRUCTOR_TARBALL)
 	rm -f tests/bench/bench_core tests/bench/bench_calls $(DOC_CACHES)
-	rm -rf build/doc doc/html inst/doc.info src/doc.info
+	rm -rf build/doc doc/html inst/doc.info $(DOC_INFO_COPIES)

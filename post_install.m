@@ -8,21 +8,30 @@
 ## folder.  That folder comes later on the path, and Octave prefers a MEX
 ## file over an .m file only within one folder, so the stubs are moved next
 ## to their MEX files: calls then run the MEX, while help, test and doctest
-## read the stub.  The reference manual doc.info goes there too, since
-## doc NAME opens the doc.info that lies beside NAME's file.
+## read the stub.  The reference manual doc.info goes there too, and into
+## each topic folder, since doc NAME opens the doc.info that lies beside
+## NAME's file.  pkg indexes the help texts of the package folder for
+## lookfor; the topic folders get their own index here.
 
 function post_install (desc)
   mex_files = glob (fullfile (desc.archprefix, "*", "*.mex"));
   manual = fullfile (desc.dir, "doc.info");
   archdirs = unique (cellfun (@fileparts, mex_files, "uniformoutput", false));
+  topics = glob (fullfile (desc.dir, "*", filesep ()));
+  topics = cellfun (@(d) d(1:end-1), topics, "uniformoutput", false);
+  topics(! cellfun (@(d) numel (glob (fullfile (d, "*.m"))), topics)) = [];
+  topics(! cellfun (@isempty, regexp (topics, '[/\\]private$', "once"))) = [];
+  for i = 1:numel (topics)
+    doc_cache_create (fullfile (topics{i}, "doc-cache"), topics{i});
+  endfor
   if (! exist (manual, "file"))         # a source folder without make docs
-    archdirs = {};
+    archdirs = topics = {};
   endif
-  for i = 1:numel (archdirs)
-    [status, msg] = copyfile (manual, archdirs{i});
+  for d = [archdirs(:); topics(:)]'
+    [status, msg] = copyfile (manual, d{1});
     if (! status)
       error ("attention: post_install: cannot copy %s to %s: %s",
-             manual, archdirs{i}, msg);
+             manual, d{1}, msg);
     endif
   endfor
   for i = 1:numel (mex_files)

@@ -125,7 +125,7 @@ function label = relative (f, root, prefix)
 endfunction
 
 ## Files under DIR (recursively) whose name matches the regexp PAT, not
-## looking into the subfolders of DIR named in SKIP.
+## looking into the subfolders of DIR named in SKIP nor into links.
 function files = find_files (dir, pat, skip = {})
   files = cell (0, 1);
   if (! isfolder (dir))
@@ -138,7 +138,9 @@ function files = find_files (dir, pat, skip = {})
       continue;
     endif
     path = fullfile (dir, name);
-    if (isfolder (path))
+    if (S_ISLNK (lstat (path).mode))   # a topic folder's link to ../private
+      continue;
+    elseif (isfolder (path))
       files = [files; find_files(path, pat)];
     elseif (! isempty (regexp (name, pat, "once")))
       files{end+1, 1} = path;

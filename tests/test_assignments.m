@@ -10,7 +10,7 @@
 
 %!function d = assignments_dir ()
 %!  ## source tree: inst/../doc; installed package: doc beside the functions
-%!  here = fileparts (which ("attn_compare"));
+%!  here = package_dir ();
 %!  for d = {fullfile(here, "doc", "assignments"), fullfile(fileparts (here), "doc", "assignments")}
 %!    if (exist (d{1}, "dir"))
 %!      d = d{1};

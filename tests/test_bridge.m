@@ -29,7 +29,7 @@
 
 ## the module in the source tree (absent from an installed package)
 %!function f = script ()
-%!  f = fullfile (fileparts (fileparts (which ("attn_model"))), "python", "attention_bridge.py");
+%!  f = fullfile (fileparts (package_dir ()), "python", "attention_bridge.py");
 %!endfunction
 
 %!function tf = have_torch ()

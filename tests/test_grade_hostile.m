@@ -416,7 +416,7 @@
 %! ## the class, its grader and the planted secrets, then one run
 %! root = tempname ();
 %! mkdir (root);
-%! checkout = fileparts (fileparts (which ("attn_grade")));
+%! checkout = fileparts (package_dir ());
 %! tag = sprintf ("%d%d", getpid (), floor (1e6 * rand ()));
 %! P = struct ("root", root, "subs", fullfile (root, "subs"), "out", fullfile (root, "out"),
 %!             "tmp", fullfile (root, "tmp"), "graders", fullfile (root, "graders"),

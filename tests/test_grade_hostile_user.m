@@ -92,7 +92,7 @@
 %!   procs = user_processes (uid);
 %!   code = sprintf (["addpath ('%s', '%s'); attn_grade_class ('%s', '%s', '%s', 'quiet', true, ", ...
 %!                    "'time_limit', 3, 'total_time', 12, 'jobs', 2, 'memory', 1024, 'output', 64);"],
-%!                   fileparts (which ("attn_grade")), fileparts (which ("attn_sdpa")), grader, subs, out);
+%!                   package_dir (), fileparts (which ("attn_sdpa")), grader, subs, out);
 %!   [status, log] = system (sprintf (["cd '%s' && env HOME='%s' TMPDIR='%s' setpriv --reuid %d --regid %d --clear-groups ", ...
 %!                                     "'%s' --no-history --norc --no-gui --eval \"%s\" 2>&1"],
 %!                                    root, fullfile (root, "home"), fullfile (root, "tmp"), uid, uid,

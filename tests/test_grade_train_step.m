@@ -7,7 +7,7 @@
 ## the first wrong quantity of the backward pass.
 
 %!test
-%! here = fileparts (fileparts (which ("attn_compare")));
+%! here = fileparts (package_dir ());
 %! dir = fullfile (here, "doc", "assignments", "train_step");
 %! [ok, rows] = attn_grade_selftest (dir);
 %! txt = sprintf ("%s: %g of %g\n", [{rows.variant}; {rows.score}; {rows.points}]{:});

@@ -13,7 +13,7 @@
 ## that test is counted as skipped.
 
 %!function root = tree_root ()
-%!  root = fileparts (fileparts (which ("attn_compare")));
+%!  root = fileparts (package_dir ());
 %!  if (! exist (fullfile (root, "tools", "tutorial_notebook.m"), "file"))
 %!    error ("tools/tutorial_notebook.m not found under %s", root);
 %!  endif
@@ -186,7 +186,7 @@
 %!           cellfun (@source_text, full(! is_code), "UniformOutput", false));
 %!   ## run it with the package on the kernel's path (OCTAVE_PATH), in a
 %!   ## folder of its own (the figures and pages it writes)
-%!   dirs = unique ({fileparts(which ("attn_sdpa")), fileparts(which ("attn_compare"))});
+%!   dirs = unique ({fileparts(which ("attn_sdpa")), package_dir()});
 %!   cmd = sprintf (["cd '%s' && OCTAVE_PATH='%s' timeout -k 10 900 jupyter nbconvert ", ...
 %!                   "--to notebook --execute --ExecutePreprocessor.timeout=600 ", ...
 %!                   "--output executed.ipynb tutorial.ipynb 2>&1"],

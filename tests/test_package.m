@@ -7,8 +7,30 @@
 %! root = fileparts (fileparts (which ("attn_sdpa")));    # src/attn_sdpa.mex
 %! names = @(files) cellfun (@(f) nthargout (2, @fileparts, f), files,
 %!                           "uniformoutput", false);
-%! public = unique ([names(glob (fullfile (root, "inst", "*.m")));
-%!                   names(glob (fullfile (root, "src", "*.m")))]);
+%! topic_files = glob (fullfile (root, "inst", "*", "*.m"));
+%! topic_files(! cellfun (@isempty, strfind (topic_files, [filesep() "private" filesep()]))) = [];
+%! public = unique ([names(topic_files); names(glob (fullfile (root, "src", "*.m")))]);
+
+%!test
+%! ## inst/: no function at the top, only topic folders, each put on the
+%! ## path by PKG_ADD, taken off by PKG_DEL, and its link to the shared
+%! ## helpers in ../private (links are what pkg install copies as they are)
+%! inst = fullfile (root, "inst");
+%! assert (isempty (glob (fullfile (inst, "*.m"))));
+%! entries = dir (inst);
+%! topics = sort ({entries([entries.isdir] & ! strncmp ({entries.name}, ".", 1)).name});
+%! topics(strcmp (topics, "private")) = [];
+%! for file = {"PKG_ADD", "PKG_DEL"}
+%!   braces = regexp (fileread (fullfile (inst, file{1})), '\{([^}]*)\}', "tokens", "once");
+%!   listed = regexp (braces{1}, '"(\w+)"', "tokens");
+%!   assert (sort ([listed{:}]), topics, file{1});
+%! endfor
+%! for t = topics
+%!   link = fullfile (inst, t{1}, "private");
+%!   if (exist (link, "dir"))
+%!     assert (readlink (link), fullfile ("..", "private"), link);
+%!   endif
+%! endfor
 
 %!test
 %! ## the fields pkg install reads, and a version that make dist can name

@@ -33,12 +33,14 @@ function [st, P] = decode_step (m, st, gen)
     endif
   else
     [P, A] = rerun (m, st, gen);
-    ## the history's layouts; the rows before the last, never reported
-    ## (prompt rows before every sentence's own), are NaN
-    Pk = cat (1, nan (k - 1, columns (P), R), reshape (P.', 1, [], R));
-    if (st.want_A)
-      A = permute (A, [5 2 3 4 1]);
-      A = cat (1, nan ([k - 1, size(A)(2:end)]), A);
+    if (st.want)
+      ## the history's layouts; the rows before the last, never reported
+      ## (prompt rows before every sentence's own), are NaN
+      Pk = cat (1, nan (k - 1, columns (P), R), reshape (P.', 1, [], R));
+      if (st.want_A)
+        A = permute (A, [5 2 3 4 1]);
+        A = cat (1, nan ([k - 1, size(A)(2:end)]), A);
+      endif
     endif
     st.rows_run += tally (st.sent(gen), s + prefix_rows (m), st.n0);
   endif

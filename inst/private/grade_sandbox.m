@@ -38,7 +38,8 @@
 ## the grading side may read.
 ##
 ## @qcode{"package"}, @var{folder}, @var{forbidden}: a copy of the
-## package's functions in @var{folder} for the worker, in which each
+## package's functions in @var{folder} for the worker (its topic folders
+## flattened into one), in which each
 ## function named in the cellstr @var{forbidden} is moved to
 ## @file{private/} (where the package's own functions still find it) and
 ## replaced by one that raises @code{attention:forbidden}.
@@ -213,10 +214,14 @@ function [program, args] = command (box)
 endfunction
 
 function package_copy (folder, forbidden)
-  here = fileparts (fileparts (mfilename ("fullpath")));
+  ## the package folder (this file may be reached through a topic's link)
+  here = fileparts (canonicalize_file_name (fileparts (mfilename ("fullpath"))));
   mkdir (fullfile (folder, "private"));
   for from = unique ({here, fileparts(which ("attn_sdpa"))})
-    files = [glob(fullfile (from{1}, "*.m")); glob(fullfile (from{1}, "*.mex"))];
+    ## the topic folders' functions, flattened into one folder
+    files = [glob(fullfile (from{1}, "*.m")); glob(fullfile (from{1}, "*", "*.m"));
+             glob(fullfile (from{1}, "*.mex"))];
+    files(! cellfun (@isempty, regexp (files, '[/\\]private[/\\][^/\\]+$', "once"))) = [];
     copyfile (files, folder);
     private = glob (fullfile (from{1}, "private", "*"));
     if (! isempty (private))

@@ -17,10 +17,11 @@ function [dx, dE, G, R] = layer_stack_backward (dx, L, P, c)
     g = cell2struct (cell (numfields (p), 1), fieldnames (p), 1);  # p's layout
     r = struct ("out", dx);
     if (isfield (p, "ffn"))
-      [dx, g, ~, dout] = sublayer_backward (dx, S, g, p, "ffn", c,
-                                            @(d) ffn_backward (d, S.ffn, p.ffn, c));
+      back = @(d) ffn_backward (d, S.ffn, p.ffn, c);
       if (nargout > 3)
-        [~, ~, ~, r.ffn] = ffn_backward (dout, S.ffn, p.ffn, c);
+        [dx, g, ~, ~, r.ffn] = sublayer_backward (dx, S, g, p, "ffn", c, back);
+      else
+        [dx, g] = sublayer_backward (dx, S, g, p, "ffn", c, back);
       endif
     endif
     if (isfield (p, "cross"))
@@ -42,31 +43,33 @@ function [dx, dE, G, R] = layer_stack_backward (dx, L, P, c)
   endfor
 endfunction
 
-## [dx, g, dkv, dout] = sublayer_backward (dy, S, g, p, name, c, back):
+## [dx, g, dkv, dout, D] = sublayer_backward (dy, S, g, p, name, c, back):
 ## gradients of sublayer NAME of a layer with trace S and parameters p;
 ## dout the gradient at the sublayer's own output (before a post-norm).
-## back (dout) -> [dz, G, dkv] differentiates fwd (signature of
+## back (dout) -> [dz, G, dkv, D] differentiates fwd (signature of
 ## block_backward and ffn_backward): dz includes the residual path (dout
-## itself), dkv is the key/value-side gradient of a cross block ([] else).
-## Records g.NAME = G and, with LayerNorm, g.norm_NAME (gain, bias).
-function [dx, g, dkv, dout] = sublayer_backward (dy, S, g, p, name, c, back)
-  norm = c.norm;
+## itself), dkv is the key/value-side gradient of a cross block ([] else),
+## D (asked for only when this function's D is) the backward side of the
+## sublayer's trace.  Records g.NAME = G and, with LayerNorm,
+## g.norm_NAME (gain, bias).
+function [dx, g, dkv, dout, D] = sublayer_backward (dy, S, g, p, name, c, back)
   norm_name = ["norm_" name];
-  switch (norm)
-    case "none"
-      dout = dy;
-      [dx, G, dkv] = back (dy);
-    case "post"                          # y = LN (o),  o = x + delta(x)
-      [dout, Gn] = layer_norm_backward (dy, S.(norm_name), p.(norm_name), c);
-      [dx, G, dkv] = back (dout);
-    case "pre"                           # y = x + delta(z),  z = LN (x)
-      dout = dy;                         # the gradient of delta
-      [dz, G, dkv] = back (dy);          # dz = dy + d delta/dz
-      [dxn, Gn] = layer_norm_backward (dz - dy, S.(norm_name), p.(norm_name), c);
-      dx = dy + dxn;
-  endswitch
+  dout = dy;
+  if (strcmp (c.norm, "post"))             # y = LN (o),  o = x + delta(x)
+    [dout, Gn] = layer_norm_backward (dy, S.(norm_name), p.(norm_name), c);
+  endif
+  out = cell (1, 3 + (nargout > 4));
+  [out{:}] = back (dout);
+  [dx, G, dkv] = out{1:3};
+  if (strcmp (c.norm, "pre"))              # y = x + delta(z),  z = LN (x)
+    [dxn, Gn] = layer_norm_backward (dx - dy, S.(norm_name), p.(norm_name), c);
+    dx = dy + dxn;                         # (dx - dy: d delta/dz alone)
+  endif
+  if (nargout > 4)
+    D = out{4};
+  endif
   g.(name) = G;
-  if (! strcmp (norm, "none"))
+  if (! strcmp (c.norm, "none"))
     g.(norm_name) = Gn;
   endif
 endfunction

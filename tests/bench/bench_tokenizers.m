@@ -33,7 +33,7 @@ root = fileparts (fileparts (fileparts (mfilename ("fullpath"))));
 fixtures = fullfile (root, "tests", "fixtures", "tokenizers");
 files = [{fullfile(root, "README.md"), fullfile(root, "NEWS"), fullfile(fixtures, "strings.json")}, ...
          cellfun(@(f) fullfile (root, "doc", f), {dir(fullfile (root, "doc", "*.md")).name}, "uniformoutput", false), ...
-         cellfun(@(f) fullfile (root, "inst", f), {dir(fullfile (root, "inst", "*.m")).name}, "uniformoutput", false)];
+         glob(fullfile (root, "inst", "*", "*.m"))'];
 text = strjoin (cellfun (@fileread, files, "uniformoutput", false), "\n");
 text = repmat (text, 1, ceil (2^20 / numel (text)))(1:2^20);
 text = text(1:find (bitand (double (text), 192) != 128, 1, "last") - 1);   # whole characters

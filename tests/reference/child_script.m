@@ -12,7 +12,7 @@ function script = child_script (code)
   script = [tempname() ".m"];
   fid = fopen (script, "w");
   fprintf (fid, "addpath ('%s', '%s');\n%s\n", fileparts (which ("attn_self")),
-           fileparts (which ("attn_train")), code);
+           package_dir (), code);
   fclose (fid);
 endfunction
 
@@ -21,4 +21,4 @@ endfunction
 %! text = fileread (s);
 %! delete (s);
 %! assert (regexp (text, '^addpath \(.*\);\nx = 1;\n$', "once"), 1);
-%! assert (! isempty (strfind (text, fileparts (which ("attn_train")))));
+%! assert (! isempty (strfind (text, package_dir ())));

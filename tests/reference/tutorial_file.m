@@ -9,7 +9,7 @@
 ## @end deftypefn
 
 function file = tutorial_file (name = "tutorial.md")
-  here = fileparts (which ("attn_compare"));
+  here = package_dir ();
   for f = {fullfile(here, "doc", name), fullfile(fileparts (here), "doc", name)}
     if (exist (f{1}, "file"))
       file = f{1};

@@ -233,8 +233,8 @@ function pid = spawn (grader, submission, report, slot, scratch, opts)
           sprintf("'processes', %d, 'output', %.17g, 'sandbox', '%s', 'run', %d, 'slot', %d, ",
                   opts.processes, opts.output, opts.sandbox, getpid (), slot), ...
           "'package', getenv ('ATTN_GRADE_PACKAGE'), 'report', getenv ('ATTN_GRADE_REPORT'));"];
-  here = fileparts (mfilename ("fullpath"));
-  env = {"ATTN_GRADE_PATH", strjoin(unique ({here, fileparts(which ("attn_sdpa"))}), pathsep ());
+  package = fileparts (fileparts (mfilename ("fullpath")));     # (its PKG_ADD adds the topics)
+  env = {"ATTN_GRADE_PATH", strjoin(unique ({package, fileparts(which ("attn_sdpa"))}), pathsep ());
          "ATTN_GRADE_GRADER", grader; "ATTN_GRADE_SUB", submission;
          "ATTN_GRADE_PACKAGE", fullfile(scratch, "package"); "ATTN_GRADE_REPORT", report;
          "OMP_NUM_THREADS", "1"; "OPENBLAS_NUM_THREADS", "1"};
