@@ -19,6 +19,28 @@ function b = peak_rss ()
   b = 1024 * str2double (regexp (s, 'VmHWM:\s*(\d+)', "tokens", "once"){1});
 endfunction
 
+## the first Python that imports torch ("" for none)
+function py = torch_python ()
+  py = "";
+  for p = {getenv("ATTN_PYTHON"), "python3", "/usr/bin/python3"}
+    if (! isempty (p{1}) && system ([p{1} " -c 'import torch, numpy' 2>/dev/null"]) == 0)
+      py = p{1};
+      return;
+    endif
+  endfor
+endfunction
+
+## median seconds of f () over n rounds
+function t = median_time (f, n)
+  t = zeros (n, 1);
+  for i = 1:n
+    t0 = tic ();
+    f ();
+    t(i) = toc (t0);
+  endfor
+  t = median (t);
+endfunction
+
 ## a model.safetensors of the named F32 tensors (shapes as torch writes
 ## them), values normal with standard deviation 0.02, written 2^20 at a time
 function write_checkpoint (file, names, shapes)
@@ -83,14 +105,56 @@ unwind_protect
   printf ("import: %.1f s for %.1fM numbers; peak memory added %.0f MiB, %.2f× the model's %.0f MiB of doubles\n",
           seconds, numbers / 1e6, added / 2^20, added / (8 * numbers), 8 * numbers / 2^20);
   ids = mod ((1:128) * 7919, V - 1) + 1;
-  t0 = tic ();
-  tr = attn_forward (m, ids);
-  printf ("forward of 128 tokens with its trace: %.2f s\n", toc (t0));
-  clear tr
-  t0 = tic ();
-  [~, info] = attn_continue (m, ids(1:8), "max_len", 32);
-  printf ("cached greedy: %d tokens in %.2f s, %.1f tokens/s\n", numel (info.ids), toc (t0),
-          numel (info.ids) / toc (t0));
+  rounds = 3;
+  new_tokens = 24;
+  tr = attn_forward (m, ids);                       # (warm-up)
+  forward = median_time (@() attn_forward (m, ids), rounds);
+  printf ("forward of 128 tokens with its trace: %.2f s\n", forward);
+  [~, info] = attn_continue (m, ids(1:8), "max_len", new_tokens);
+  prefill = median_time (@() attn_continue (m, ids(1:8), "max_len", 1), rounds);
+  total = median_time (@() attn_continue (m, ids(1:8), "max_len", new_tokens), rounds);
+  token = (total - prefill) / (new_tokens - 1);
+  printf ("cached greedy: the prompt (<bos> and 8 tokens) and the first token %.3f s, then %.1f ms a token (%.1f tokens/s)\n",
+          prefill, 1e3 * token, 1 / token);
+  ## the same checkpoint and ids in PyTorch (bench_gpt2.py), threads as here
+  py = torch_python ();
+  if (isempty (py))
+    printf ("PyTorch side skipped: no python3 here imports torch\n");
+  else
+    threads = nproc ();
+    ids_file = fullfile (folder, "ids.txt");
+    logits_file = fullfile (folder, "logits.f64");
+    fid = fopen (ids_file, "w");
+    fprintf (fid, "%d\n", ids - 1);
+    fclose (fid);
+    [status, out] = system (sprintf (["OMP_NUM_THREADS=%d OPENBLAS_NUM_THREADS=%d MKL_NUM_THREADS=%d ", ...
+                                      "GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456:", ...
+                                      "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864 ", ...
+                                      "%s %s %s %s %s %d %d"],
+                                     threads, threads, threads, py,
+                                     fullfile (fileparts (mfilename ("fullpath")), "bench_gpt2.py"),
+                                     folder, ids_file, logits_file, rounds, new_tokens));
+    if (status != 0)
+      error ("bench_import: bench_gpt2.py failed:\n%s", out);
+    endif
+    value = @(key) sscanf (regexp (out, ["(?m)^" key " (.*)$"], "tokens", "once"){1}, "%f")';
+    fid = fopen (logits_file, "r");
+    theirs = fread (fid, [V, Inf], "double", 0, "ieee-le")';
+    fclose (fid);
+    ours = reshape (tr.logits, [], V);
+    printf ("PyTorch (%d threads): float64 logits against the package's: max |difference| %.1e relative to max |logit| %.1f\n",
+            value ("threads"), max (abs (theirs(:) - ours(:))) / max (abs (ours(:))), max (abs (ours(:))));
+    printf ("greedy tokens: %s in float64, %s in float32\n",
+            merge (isequal (value ("greedy_f64"), info.ids(:)' - 1), "identical", "DIFFERENT"),
+            merge (isequal (value ("greedy_f32"), info.ids(:)' - 1), "identical", "different"));
+    printf ("%-44s %10s %10s %10s %8s\n", "GPT-2-small shape", "package", "torch f64", "torch f32", "ratio");
+    row = @(name, ours, key) printf ("%-44s %10.4f %10.4f %10.4f %8.2f\n", name, ours,
+                                     value ([key "_f64"]), value ([key "_f32"]), value ([key "_f64"]) / ours);
+    row ("forward of 129 rows (package with its trace), s", forward, "forward");
+    row ("prefill of 9 rows and the first token, s", prefill, "prefill");
+    row ("each further token with the cache, s", token, "token");
+    printf ("(ratio: PyTorch float64's time over the package's; above 1, the package is faster)\n");
+  endif
 unwind_protect_cleanup
   confirm_recursive_rmdir (false, "local");
   rmdir (folder, "s");
