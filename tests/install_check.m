@@ -53,9 +53,25 @@ function nfail = install_check (tarball, prefix)
   results(end+1) = check_doc (prefix);
   results(end+1) = check ("pkg load leaves Octave's manual (info_file) as it was",
                           strcmp (info_file (), manual));
+  results(end+1) = check_topics (prefix);
 
   nfail = sum (! results);
   printf ("%d passed, %d failed\n", sum (results), nfail);
+endfunction
+
+## Every public function of the installed INDEX is found under PREFIX
+## after pkg load (the topic folders its PKG_ADD adds), and pkg unload
+## takes every folder of the package off the path again (PKG_DEL).
+function ok = check_topics (prefix)
+  pkgdir = pkg ("list", "attention"){1}.dir;
+  lines = strsplit (fileread (fullfile (pkgdir, "packinfo", "INDEX")), "\n");
+  names = strsplit (strtrim (strjoin (lines(strncmp (lines, " ", 1)), " ")));
+  found = cellfun (@(n) strncmp (which (n), prefix, numel (prefix)), names);
+  pkg ("unload", "attention");
+  left = strfind (path (), prefix);
+  pkg ("load", "attention");
+  ok = check (sprintf ("pkg load finds the %d functions of INDEX in the installed copy, pkg unload takes all its folders off the path",
+                       numel (names)), all (found) && isempty (left));
 endfunction
 
 function ok = check (what, ok)
