@@ -29,6 +29,29 @@
 %!  assert (numel (rows) - 2 >= min_wrong, "only %d wrong solutions", numel (rows) - 2);
 %!endfunction
 
+## A submission whose FILE holds CODE, a call of the package's NAME (the
+## readable reference of what the assignment asks), fails every test:
+## the grader forbids NAME
+%!function check_forbidden (assignment, file, code, name)
+%!  dir = fullfile (assignments_dir (), assignment);
+%!  tmp = tempname ();
+%!  mkdir (tmp);
+%!  unwind_protect
+%!    fid = fopen (fullfile (tmp, file), "w");
+%!    fputs (fid, code);
+%!    fclose (fid);
+%!    R = attn_grade (fullfile (dir, ["grade_" assignment ".m"]), tmp, "quiet", true);
+%!    assert (R.status, "ok");
+%!    assert (! any ([R.tests.passed]));
+%!    assert (all (! cellfun (@isempty, strfind ({R.tests.message},
+%!                                               [name " may not be used in this assignment"]))),
+%!            "%s", strjoin ({R.tests.message}, "\n"));
+%!  unwind_protect_cleanup
+%!    confirm_recursive_rmdir (false, "local");
+%!    rmdir (tmp, "s");
+%!  end_unwind_protect
+%!endfunction
+
 ## The report of the planted mistake NAME
 %!function R = report (rows, name)
 %!  R = rows(strcmp ({rows.variant}, ["wrong/", name])).report;
@@ -69,6 +92,16 @@
 %! assert (find (! [R.tests.passed]), 4);
 %! assert (regexp (R.tests(4).message, '^A \(2×2\): element \(1,1\) differs: expected 1, got NaN', "once"), 1);
 %! assert (regexp (R.text, '6 of 7 tests, 9 of 11 points\n$', "once") > 0);
+
+%!test
+%! check_forbidden ("cross_attention", "my_cross_attention.m",
+%!                  sprintf (['function [Y, T] = my_cross_attention (D, E, B, key_allow = [])\n', ...
+%!                            '  [Y, T] = attn_ref_block ("cross", D, E, B, key_allow);\nendfunction\n']),
+%!                  "attn_ref_block");
+%! check_forbidden ("masked_backward", "my_masked_backward.m",
+%!                  sprintf (['function G = my_masked_backward (dY, T, B)\n', ...
+%!                            '  G = attn_ref_block_backward (dY, T, B);\nendfunction\n']),
+%!                  "attn_ref_block_backward");
 
 %!test
 %! rows = check_selftest ("masked_backward", 8);

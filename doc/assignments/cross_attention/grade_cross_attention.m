@@ -1,6 +1,7 @@
 ## Grader for the assignment "write cross-attention" (see handout.md).
 ## Submission: my_cross_attention.m
 ## Forbidden: attn_cross, attn_sdpa, attn_softmax
+## Forbidden: attn_ref_block, attn_ref_sdpa
 ##
 ##   attn_grade ("grade_cross_attention.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Each test

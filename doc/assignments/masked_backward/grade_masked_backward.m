@@ -2,6 +2,7 @@
 ## (see handout.md).
 ## Submission: my_masked_backward.m
 ## Forbidden: attn_backward, attn_sdpa_backward, attn_softmax_backward
+## Forbidden: attn_ref_block_backward, attn_ref_sdpa_backward
 ##
 ##   attn_grade ("grade_masked_backward.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Your

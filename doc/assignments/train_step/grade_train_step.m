@@ -3,6 +3,7 @@
 ## Submission: my_train_step.m
 ## Forbidden: attn_loss, attn_sgd, attn_adam, attn_train, attn_cross, attn_backward, attn_sdpa
 ## Forbidden: attn_sdpa_backward, attn_softmax, attn_softmax_backward
+## Forbidden: attn_ref_block, attn_ref_block_backward, attn_ref_sdpa, attn_ref_sdpa_backward
 ##
 ##   attn_grade ("grade_train_step.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Your numbers
