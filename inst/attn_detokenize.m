@@ -22,7 +22,7 @@ function text = attn_detokenize (tok, ids)
     print_usage ();
   endif
   if (! (isstruct (tok) && isscalar (tok) && isfield (tok, "kind")
-         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram"}))))
+         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram", "spbpe"}))))
     error ("attention:type", "attn_detokenize: TOK must be a tokenizer of attn_tokenizer; it is %s",
            disp_arg (tok));
   endif

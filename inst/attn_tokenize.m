@@ -55,7 +55,7 @@ function [ids, pieces, spans] = attn_tokenize (tok, text)
     print_usage ();
   endif
   if (! (isstruct (tok) && isscalar (tok) && isfield (tok, "kind")
-         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram"}))))
+         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram", "spbpe"}))))
     error ("attention:type", "attn_tokenize: TOK must be a tokenizer of attn_tokenizer; it is %s",
            disp_arg (tok));
   endif
