@@ -238,7 +238,7 @@ function yes = is_replace (s, from, to)
 endfunction
 
 function [ids, spans] = encode (tok, text)
-  if (tok.prefix_unless_space && text(1) == " ")
+  if (tok.prefix_unless_space && (text(1) == " " || strncmp (text, "\xE2\x96\x81", 3)))
     tok.dummy_prefix = false;
   endif
   [norm, n2o] = tok_unigram ("normalize", tok, text);
