@@ -274,6 +274,16 @@
 %!   [m, tok] = attn_import (d);
 %!   assert (m.tgt_vocab.words{m.tgt_vocab.unk}, "<unk>");
 %!   assert (m.tgt_vocab.words([m.tgt_vocab.bos, m.tgt_vocab.eos]), {"<s>", "</s>"});
+%!   ## a tokenizer.json with a part the package does not read: the error
+%!   ## names it; "tokenizer", false imports the model alone
+%!   text = fileread (fullfile (here ("llama-text"), "tokenizer.json"));
+%!   fid = fopen (fullfile (d, "tokenizer.json"), "w");
+%!   fputs (fid, strrep (text, '"Prepend"', '"NFKC"'));
+%!   fclose (fid);
+%!   check_error (@() attn_import (d), "attention:import", 'tokenizer.json: normalizer: only Prepend');
+%!   [m, tok] = attn_import (d, "tokenizer", false);
+%!   assert (isempty (tok));
+%!   assert (m.tgt_vocab.words{5}, "<5>");
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (d, "s");

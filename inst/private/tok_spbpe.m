@@ -49,7 +49,9 @@ function varargout = tok_spbpe (action, varargin)
   endswitch
 endfunction
 
-## SentencePiece's piece types (ModelProto.SentencePiece.Type)
+## the tokenizer of a SentencePiece BPE model; of its piece types
+## (ModelProto.SentencePiece.Type) normal ones merge, user-defined (4) and
+## unused (5) ones are refused
 function tok = from_model (tok, where)
   NORMAL = 1;
   other = find (tok.type == 4 | tok.type == 5, 1);
