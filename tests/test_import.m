@@ -229,6 +229,66 @@
 %! assert (info.ids, greedy);
 %! assert (attn_detokenize (tok, [ids, info.ids]), ["Hi there", tok.pieces{greedy}]);
 
+## Llamas with their tokenizer files: TinyLlama's layout (tokenizer.json,
+## and tokenizer.model alone) and SmolLM's (byte-level tokenizer.json with
+## Digits, tied head): the ids of a test string are the tokenizer
+## references', the last row's logits and the greedy continuation the
+## plain-Python forward pass's, the text comes back
+%!function check_text (fixture, folder, kind)
+%!  [m, tok] = attn_import (folder);
+%!  assert (tok.kind, kind);
+%!  V = numel (tok.pieces);
+%!  assert (m.tgt_vocab.words(1:V), strrep (tok.pieces, "\0", "<0x00>"));
+%!  strings = jsondecode (fileread (fullfile (here (".."), "tokenizers", "strings.json")));
+%!  text = strings{expected(fixture, "text"){1}};
+%!  input = expected (fixture, "input"){1} + 1;
+%!  [ids, pieces, spans] = attn_tokenize (tok, text);
+%!  assert (ids, input(2:end));
+%!  assert (m.tgt_vocab.bos, input(1));
+%!  assert (attn_detokenize (tok, ids), text);
+%!  assert (spans(end, 2), numel (text));
+%!  tr = attn_forward (m, ids);
+%!  assert (tr.target_labels(2:end)', m.tgt_vocab.words(ids));
+%!  assert (tr.logits(end,:), expected (fixture, "last"){1}, -1e-10);
+%!  [~, info] = attn_continue (m, ids, "max_len", 6);
+%!  greedy = expected (fixture, "greedy"){1} + 1;
+%!  assert (info.ids, greedy);
+%!  assert (strncmp (attn_detokenize (tok, [ids, info.ids]), text, numel (text)));
+%!endfunction
+
+%!test
+%! check_text ("llama-text", here ("llama-text"), "spbpe");
+%! check_text ("smollm-text", here ("smollm-text"), "bpe");
+%! [m, tok] = attn_import (here ("smollm-text"));
+%! assert (m.config.tie_embeddings, true);
+%! assert (m.tgt_vocab.words{m.tgt_vocab.eos}, "<|endoftext|>");
+%!test
+%! ## tokenizer.model alone (a SentencePiece BPE) gives the same tokenizer's ids
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   for f = {"config.json", "model.safetensors", "tokenizer.model"}
+%!     copyfile (fullfile (here ("llama-text"), f{1}), d);
+%!   endfor
+%!   check_text ("llama-text", d, "spbpe");
+%!   [m, tok] = attn_import (d);
+%!   assert (m.tgt_vocab.words{m.tgt_vocab.unk}, "<unk>");
+%!   assert (m.tgt_vocab.words([m.tgt_vocab.bos, m.tgt_vocab.eos]), {"<s>", "</s>"});
+%!   ## a tokenizer.json with a part the package does not read: the error
+%!   ## names it; "tokenizer", false imports the model alone
+%!   text = fileread (fullfile (here ("llama-text"), "tokenizer.json"));
+%!   fid = fopen (fullfile (d, "tokenizer.json"), "w");
+%!   fputs (fid, strrep (text, '"Prepend"', '"NFKC"'));
+%!   fclose (fid);
+%!   check_error (@() attn_import (d), "attention:import", 'tokenizer.json: normalizer: only Prepend');
+%!   [m, tok] = attn_import (d, "tokenizer", false);
+%!   assert (isempty (tok));
+%!   assert (m.tgt_vocab.words{5}, "<5>");
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
 %!test
 %! ## an imported model works with the other public functions: beam search,
 %! ## a training step (the head stays tied), the explorer without a prefix

@@ -3,8 +3,10 @@
 ## contractions, accents, other scripts, emoji, CJK, white-space runs,
 ## compatibility forms).  The expected ids, spans and texts were made once
 ## by the generators in that folder (Hugging Face tokenizers and
-## gpt-3-encoder for BPE, Hugging Face tokenizers for WordPiece,
-## python3-sentencepiece for unigram); the tests read only the files.
+## gpt-3-encoder for BPE, Hugging Face tokenizers for WordPiece and for
+## the tokenizer.json files of Llama's and SmolLM's layouts,
+## python3-sentencepiece for unigram and SentencePiece BPE); the tests read
+## only the files.
 ## Reference spans are 0-based [start, end): here start+1 and end.
 ## Malformed files: attention:file errors naming the file.
 
@@ -160,7 +162,7 @@
 %! assert (pieces, mpieces);
 %! assert (attn_detokenize (marian, ids), attn_detokenize (model, mids));
 
-## malformed files: attention:file errors that name the file
+## a folder of the files given as name, text, ...
 %!function d = scratch (files)
 %!  d = tempname ();
 %!  mkdir (d);
@@ -171,6 +173,67 @@
 %!  endfor
 %!endfunction
 
+## SentencePiece BPE (Llama's tokenizer.model): ids, spans and decoded
+## text of python3-sentencepiece
+%!test
+%! ex = json ("expected_spbpe.json");
+%! tok = attn_tokenizer (fullfile (here (), "llama-small", "tokenizer.model"));
+%! assert (tok.kind, "spbpe");
+%! [nid, nspan, ntext] = agree (tok, strings, ex.ids, ex.spans, ex.text);
+%! assert ([nid, nspan, ntext], [300 300 300]);
+
+## the same tokenizer in tokenizer.json: TinyLlama's layout (Prepend and
+## Replace, decoder Replace, ByteFallback, Fuse, Strip), a Metaspace
+## pre-tokenizer that does not split, and the older one that splits at
+## every "▁"; Hugging Face tokenizers' ids, spans and text
+%!test
+%! ex = json ("expected_spbpe_hf.json");
+%! files = {"tokenizer", "tokenizer.json"; "metaspace", "metaspace.json";
+%!          "metaspace_split", "metaspace-split.json"};
+%! for k = 1:rows (files)
+%!   e = ex.(files{k, 1});
+%!   tok = attn_tokenizer (fullfile (here (), "llama-small", files{k, 2}));
+%!   assert (tok.kind, "spbpe");
+%!   [nid, nspan, ntext] = agree (tok, strings, e.ids, e.spans, e.text);
+%!   assert ([nid, nspan, ntext], [300 300 300]);
+%! endfor
+
+## a folder with tokenizer.model alone reads it; readable pieces: "▁" for
+## a space, byte pieces as <0xNN>, each byte piece of a character but the
+## last with an empty span
+%!test
+%! d = tempname ();
+%! mkdir (d);
+%! unwind_protect
+%!   copyfile (fullfile (here (), "llama-small", "tokenizer.model"), d);
+%!   tok = attn_tokenizer (d);
+%!   [ids, pieces, spans] = attn_tokenize (tok, "the \xF0\x9F\x98\xBA");
+%!   assert (pieces, {"\xE2\x96\x81the", "\xE2\x96\x81", "<0xF0>", "<0x9F>", "<0x98>", "<0xBA>"});
+%!   assert (spans, [1 3; 4 4; 5 4; 5 4; 5 4; 5 8]);
+%!   assert (attn_detokenize (tok, ids), "the \xF0\x9F\x98\xBA");
+%!   assert (tok.pieces{tok.unk}, "<unk>");
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
+## SmolLM's byte-level BPE: Digits (each digit, or each run with
+## individual_digits false) before ByteLevel; Hugging Face tokenizers' ids
+%!test
+%! ex = json ("expected_smollm.json");
+%! file = fullfile (here (), "smollm-small", "tokenizer.json");
+%! tok = attn_tokenizer (file);
+%! assert (tok.kind, "bpe");
+%! assert (agree (tok, strings, ex.digits, {}, {}), 300);
+%! d = scratch ({"tokenizer.json", strrep(fileread (file), "\"individual_digits\":true", "\"individual_digits\":false")});
+%! unwind_protect
+%!   assert (agree (attn_tokenizer (d), strings, ex.runs, {}, {}), 300);
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
+## malformed files: attention:file errors that name the file
 %!function refused (files, pattern)
 %!  d = scratch (files);
 %!  unwind_protect
@@ -198,9 +261,17 @@
 %! refused ({"vocab.json", "{\"a\": 0}", "merges.txt", "a\n"}, "merges.txt: line \"a\" is not two tokens");
 %! refused ({"tokenizer.json", "{\"model\": {\"type\": \"WordLevel\"}}"}, "tokenizer.json: model type \"WordLevel\"");
 %! refused ({"tokenizer.json", "[1, 2]"}, "tokenizer.json: no \"model\"");
+%! llama = fileread (fullfile (here (), "llama-small", "tokenizer.json"));
+%! smol = fileread (fullfile (here (), "smollm-small", "tokenizer.json"));
+%! refused ({"tokenizer.json", strrep(llama, "\"Prepend\"", "\"Lowercase\"")}, "tokenizer.json: normalizer: only Prepend");
+%! refused ({"tokenizer.json", strrep(llama, "\"Fuse\"", "\"CTC\"")}, "tokenizer.json: decoder: only Metaspace");
+%! refused ({"tokenizer.json", strrep(llama, "\"dropout\": null", "\"dropout\": 0.1")}, "tokenizer.json: model.dropout");
+%! refused ({"tokenizer.json", strrep(llama, "\"<0x41>\"", "\"<0x41 >\"")}, "tokenizer.json: model.byte_fallback without the 256 byte tokens");
+%! refused ({"tokenizer.json", strrep(smol, "\"Digits\"", "\"Punctuation\"")}, "tokenizer.json: pre_tokenizer: Punctuation before ByteLevel");
+%! refused ({"tokenizer.json", strrep(smol, "\"ByteLevel\"", "\"Whitespace\"")}, "tokenizer.json: pre_tokenizer: only Metaspace");
 %! refused ({"vocab.txt", "[PAD]\nthe\n"}, "no unknown token");
 %! refused ({"source.spm", "\x0A\x05<unk>"}, "source.spm: not a SentencePiece model");
-%! refused ({"source.spm", "\x12\x02\x18\x02"}, "not a unigram model");
+%! refused ({"source.spm", "\x12\x02\x18\x03"}, "not a unigram or BPE model");
 %! refused ({"x.txt", ""}, "holds none of");
 
 %!error <is not a file> attn_tokenizer ({"no/such/vocab.json", "no/such/merges.txt"})

@@ -9,7 +9,11 @@
 ## Hugging Face's decoder does (a lower-cased model gives the lower-cased
 ## text).  SentencePiece turns @qcode{"▁"} into spaces, byte pieces into
 ## their bytes and @code{<unk>} into @qcode{" ⁇ "}, and drops the space its
-## normalisation put in front, giving the normalised text.  Ids that are
+## normalisation put in front, giving the normalised text.  A Llama
+## tokenizer (@qcode{"spbpe"}) decodes the same way, as its decoder says:
+## from a @file{tokenizer.json}, special tokens and @code{<unk>} are
+## written as their text, and a Metaspace decoder drops every
+## @qcode{"▁"} of the first token and keeps byte pieces as written.  Ids that are
 ## not integers from 1 to @code{numel (tok.pieces)} are an
 ## @code{attention:vocab} error.
 ##
@@ -22,7 +26,7 @@ function text = attn_detokenize (tok, ids)
     print_usage ();
   endif
   if (! (isstruct (tok) && isscalar (tok) && isfield (tok, "kind")
-         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram"}))))
+         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram", "spbpe"}))))
     error ("attention:type", "attn_detokenize: TOK must be a tokenizer of attn_tokenizer; it is %s",
            disp_arg (tok));
   endif

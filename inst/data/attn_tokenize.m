@@ -11,11 +11,15 @@
 ## byte-level tokens as the UTF-8 they stand for (@qcode{"Ġthe"} is
 ## @qcode{" the"}; a token holding part of a character writes its bytes
 ## above 127 as @qcode{"<0xNN>"}), WordPiece's as in its vocabulary
-## (@qcode{"##ing"}), SentencePiece's with its space marker @qcode{"▁"}.
+## (@qcode{"##ing"}), SentencePiece's and Llama's with the space marker
+## @qcode{"▁"} (a byte piece of byte fallback as @qcode{"<0xNN>"}).
 ## @var{spans} (n×2) gives the bytes of @var{text} each token came from:
 ## @code{text(spans(i,1):spans(i,2))}; a token that stands for no byte of
-## the text (SentencePiece's leading @qcode{"▁"}) has an empty span,
-## @code{spans(i,2) = spans(i,1) - 1}.
+## the text (SentencePiece's leading @qcode{"▁"}, a byte piece but the
+## last of a character) has an empty span, @code{spans(i,2) = spans(i,1) -
+## 1}; from a Llama @file{tokenizer.json} such pieces span the character
+## they are part of (the leading @qcode{"▁"} the first), as Hugging Face's
+## offsets do.
 ##
 ## No special token is added (no @code{[CLS]}, @code{</s>} or
 ## @code{<|endoftext|>}), and special tokens written in @var{text} are
@@ -26,7 +30,11 @@
 ## accents stripped for an uncased model, punctuation split, greedy longest
 ## match, @code{[UNK]} for a word it cannot cover), unigram as SentencePiece
 ## (its normalisation rules, @qcode{"▁"} for spaces, the most probable
-## segmentation, unknown characters as @code{<unk>} or as byte pieces).
+## segmentation, unknown characters as @code{<unk>} or as byte pieces),
+## SentencePiece BPE as SentencePiece (@qcode{"▁"} for spaces and in front,
+## the pair whose joined piece scores highest merged first, characters
+## outside the vocabulary as byte pieces) and its @file{tokenizer.json}
+## forms as Hugging Face tokenizers.
 ## Text that is not UTF-8 is an @code{attention:encoding} error.
 ##
 ## @example
@@ -55,7 +63,7 @@ function [ids, pieces, spans] = attn_tokenize (tok, text)
     print_usage ();
   endif
   if (! (isstruct (tok) && isscalar (tok) && isfield (tok, "kind")
-         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram"}))))
+         && any (strcmp (tok.kind, {"bpe", "wordpiece", "unigram", "spbpe"}))))
     error ("attention:type", "attn_tokenize: TOK must be a tokenizer of attn_tokenizer; it is %s",
            disp_arg (tok));
   endif

@@ -16,7 +16,15 @@
 ## @item @qcode{"bpe"}: byte-level BPE (GPT-2, RoBERTa, SmolLM)
 ## @file{vocab.json} with @file{merges.txt}, or a Hugging Face
 ## @file{tokenizer.json} whose model is BPE with the ByteLevel
-## pre-tokenizer.
+## pre-tokenizer, alone or after a Digits pre-tokenizer (SmolLM's
+## Sequence: every digit a word of its own, or with
+## @code{individual_digits} false every run of them).
+## @item @qcode{"spbpe"}: BPE with byte fallback over characters (Llama, TinyLlama)
+## a SentencePiece BPE model file (@file{tokenizer.model}), or a
+## @file{tokenizer.json} whose model is BPE over @qcode{"▁"}-marked text:
+## the normalizer Prepend @qcode{"▁"} then Replace @qcode{" "} by
+## @qcode{"▁"}, or a Metaspace pre-tokenizer, with the decoder Metaspace
+## or Replace, ByteFallback, Fuse, Strip.
 ## @item @qcode{"wordpiece"}: WordPiece (BERT)
 ## @file{vocab.txt} (one token a line, id = line number), or a
 ## @file{tokenizer.json} whose model is WordPiece with the BertNormalizer
@@ -33,7 +41,10 @@
 ## @qcode{"side"} chooses @qcode{"source"} (default) or @qcode{"target"}.
 ## @end table
 ##
-## @var{folder} is searched for these files in that order.  Ids are
+## @var{folder} is searched for these files in that order
+## (@file{tokenizer.model} last).  A @file{tokenizer.json} with other
+## parts (another pre-tokenizer, normalizer, decoder or model setting) is
+## an @code{attention:file} error naming the part.  Ids are
 ## 1-based everywhere in the package: a file's id k is id k+1 here.  A file
 ## that is missing, not of the format its name says or inconsistent (a
 ## merge of tokens not in the vocabulary, ids not 0 to V-1 each once) is an
@@ -78,11 +89,11 @@ function files = find_files (source, side)
   elseif (ischar (source) && rows (source) == 1 && isfolder (source))
     has = @(f) isfile (fullfile (source, f));
     choice = {{"tokenizer.json"}, {"vocab.json", "merges.txt"}, {"vocab.txt"}, ...
-              {[side ".spm"], "vocab.json"}, {[side ".spm"]}};
+              {[side ".spm"], "vocab.json"}, {[side ".spm"]}, {"tokenizer.model"}};
     k = find (cellfun (@(c) all (cellfun (has, c)), choice), 1);
     if (isempty (k))
       error ("attention:file", ["attn_tokenizer: %s holds none of tokenizer.json, ", ...
-             "vocab.json with merges.txt, vocab.txt, %s.spm"], source, side);
+             "vocab.json with merges.txt, vocab.txt, %s.spm, tokenizer.model"], source, side);
     endif
     files = fullfile (source, choice{k});
   elseif (ischar (source) && rows (source) == 1)
@@ -174,14 +185,16 @@ function tok = from_tokenizer_json (j, file)
   norm = field_or_empty (j, "normalizer");
   switch (j.model.type)
     case "BPE"
-      need (isstruct (pre) && strcmp (field_or_empty (pre, "type"), "ByteLevel")
-            && ! isequal (field_or_empty (pre, "add_prefix_space"), true)
-            && ! isequal (field_or_empty (pre, "use_regex"), false),
-            "pre_tokenizer: only ByteLevel (no prefix space, GPT-2's regex) is read");
+      [byte_level, digits] = byte_level_pre (pre, need);
+      if (! byte_level)
+        tok = tok_spbpe ("json", j, file);
+        return;
+      endif
       need (isempty (norm), "normalizer: a byte-level BPE with a normalizer is not read");
       merges = field_or_empty (j.model, "merges");
       need (iscell (merges), "model.merges must be a list");
       tok = tok_bpe ("files", j.model.vocab, merges, file);
+      tok.digits = digits;
     case "WordPiece"
       need (isstruct (norm) && strcmp (field_or_empty (norm, "type"), "BertNormalizer"),
             "normalizer: only BertNormalizer is read with WordPiece");
@@ -194,6 +207,38 @@ function tok = from_tokenizer_json (j, file)
       error ("attention:file", "%s: model type \"%s\" is not read (BPE and WordPiece are)",
              file, j.model.type);
   endswitch
+endfunction
+
+## a BPE's pre-tokenizer: byte-level (ByteLevel, no prefix space, GPT-2's
+## regex), after Digits in a Sequence (digits 1 for each digit alone, 2 for
+## runs), or none of these (no ByteLevel anywhere)
+function [byte_level, digits] = byte_level_pre (pre, need)
+  steps = {pre};
+  if (isstruct (pre) && strcmp (field_or_empty (pre, "type"), "Sequence"))
+    steps = field_or_empty (pre, "pretokenizers");
+    if (isstruct (steps))
+      steps = num2cell (steps);
+    endif
+    need (iscell (steps), "pre_tokenizer: Sequence's pretokenizers must be a list");
+  endif
+  types = cellfun (@(s) field_or_empty (s, "type"), steps, "uniformoutput", false);
+  byte_level = any (strcmp (types, "ByteLevel"));
+  digits = 0;
+  if (! byte_level)
+    return;
+  endif
+  last = steps{end};
+  need (strcmp (types{end}, "ByteLevel")
+        && ! isequal (field_or_empty (last, "add_prefix_space"), true)
+        && ! isequal (field_or_empty (last, "use_regex"), false),
+        "pre_tokenizer: only ByteLevel (no prefix space, GPT-2's regex) is read, alone or after Digits");
+  if (numel (steps) == 2)
+    need (strcmp (types{1}, "Digits"),
+          sprintf ("pre_tokenizer: %s before ByteLevel is not read (Digits is)", types{1}));
+    digits = 2 - isequal (field_or_empty (steps{1}, "individual_digits"), true);
+  else
+    need (numel (steps) == 1, "pre_tokenizer: only Digits then ByteLevel is read in a Sequence");
+  endif
 endfunction
 
 %!test

@@ -68,7 +68,11 @@
 ##
 ## The vocabulary (@code{m.tgt_vocab} and @code{m.src_vocab}) holds the
 ## tokenizer's pieces in id order (@code{attn_tokenizer}: byte-level BPE,
-## WordPiece or SentencePiece files in @var{folder}), a NUL byte written
+## WordPiece or SentencePiece files in @var{folder}: GPT-2's and SmolLM's
+## @file{tokenizer.json} or @file{vocab.json} with @file{merges.txt}, a
+## Llama's (TinyLlama's) @file{tokenizer.json} or SentencePiece BPE
+## @file{tokenizer.model}, BERT's @file{vocab.txt}, Marian's
+## @file{source.spm}), a NUL byte written
 ## @qcode{"<0x00>"}; ids are 1-based, so the checkpoint's id k is id k+1.
 ## @code{bos}, @code{eos} and @code{pad} are @file{config.json}'s
 ## @code{bos_token_id}, @code{eos_token_id} and @code{pad_token_id} (GPT-2's
@@ -77,10 +81,11 @@
 ## input, as every decoder-only model of the package does.  Without
 ## tokenizer files, or with @qcode{"tokenizer"} @code{false}, the words are
 ## the ids in angle brackets (@qcode{"<1>"}, @dots{}) and @var{tok} is
-## @code{[]}.  Tokenizer files @code{attn_tokenizer} cannot read (a
-## SentencePiece BPE @file{tokenizer.model}, a @file{tokenizer.json} with
-## other pre-tokenizers) are an @code{attention:import} error that says
-## so; @qcode{"tokenizer"} @code{false} then imports the model alone.
+## @code{[]}.  Tokenizer files that are refused (a @file{tokenizer.json}
+## with parts @code{attn_tokenizer} does not read, such as another
+## pre-tokenizer) are an @code{attention:import} error that names the part
+## and says how to import without them: @qcode{"tokenizer"} @code{false}
+## imports the model alone.
 ##
 ## Text goes through the tokenizer, ids through the model:
 ## @code{ids = attn_tokenize (tok, text)}, then @code{attn_forward (m,

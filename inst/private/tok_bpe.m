@@ -2,7 +2,9 @@
 ## @deftypefn  {} {@var{tok} =} tok_bpe ("files", @var{vocab}, @var{merges}, @var{where})
 ## @deftypefnx {} {[@var{ids}, @var{spans}] =} tok_bpe ("encode", @var{tok}, @var{text})
 ## @deftypefnx {} {@var{text} =} tok_bpe ("decode", @var{tok}, @var{ids})
-## Byte-level BPE, as GPT-2 has it.
+## @deftypefnx {} {[@var{key}, @var{rank}, @var{id}] =} tok_bpe ("table", @var{keys}, @var{merges}, @var{where})
+## @deftypefnx {} {[@var{sym}, @var{word}] =} tok_bpe ("merge", @var{tok}, @var{sym}, @var{word})
+## Byte-level BPE, as GPT-2 has it, and the merging of every BPE.
 ##
 ## @qcode{"files"}: the tokenizer of a vocabulary and its merges.
 ## @var{vocab} is the decoded @file{vocab.json} (a struct whose field names
@@ -18,6 +20,19 @@
 ## lowest-ranked merge that word holds until none applies.
 ##
 ## @qcode{"decode"}: the bytes of the ids, as one char row.
+##
+## @qcode{"table"}: the merges of the tokens @var{keys} (1×V cell, id
+## order) as a sorted table: @var{key} = left id × (V+1) + right id, the
+## merge's @var{rank} and the @var{id} of the token it makes (both in
+## the order of @var{key}).
+## @qcode{"merge"}: the symbols @var{sym} (ids; ids above V never merge)
+## of the words @var{word} (word of each symbol, in order) merged as BPE
+## merges: always the pair of lowest rank, the leftmost among equals
+## (@code{tok.merge_key}, @code{merge_rank}, @code{merge_id}).
+##
+## With @code{tok.digits} 1 every number character is a word of its own
+## (Hugging Face's Digits pre-tokenizer with individual digits, before
+## ByteLevel), with 2 every run of them.
 ## @end deftypefn
 
 function varargout = tok_bpe (action, varargin)
@@ -30,6 +45,10 @@ function varargout = tok_bpe (action, varargin)
       tok = varargin{1};
       ids = varargin{2};
       varargout = {tok_join(tok.flat, tok.nbytes, ids, false (size (ids)))};
+    case "table"
+      [varargout{1:3}] = merge_table (varargin{:});
+    case "merge"
+      [varargout{1:2}] = merge_all (varargin{:});
   endswitch
 endfunction
 
@@ -43,16 +62,7 @@ endfunction
 
 function tok = load_bpe (vocab, merges, where)
   keys = tok_vocab (vocab, where);
-  V = numel (keys);
-  [left, right, joined] = merge_pairs (merges, where);
-  [hit_left, left] = ismember (left, keys);
-  [hit_right, right] = ismember (right, keys);
-  [hit_joined, joined] = ismember (joined, keys);
-  bad = find (! (hit_left & hit_right & hit_joined), 1);
-  if (! isempty (bad))
-    error ("attention:file", "%s: merge %d joins tokens that are not all in the vocabulary",
-           where, bad);
-  endif
+  [merge_key, merge_rank, merge_id] = merge_table (keys, merges, where);
   [flat, nbytes, single] = token_bytes (keys);
   byte_id = zeros (1, 256);
   byte_id(double (flat(cumsum (nbytes)(single))) + 1) = find (single);
@@ -60,12 +70,26 @@ function tok = load_bpe (vocab, merges, where)
     error ("attention:file", "%s: the vocabulary lacks the byte-level token of byte %d",
            where, find (byte_id == 0, 1) - 1);
   endif
-  [merge_key, order] = sort (left * (V + 1) + right);
-  rank = 1:numel (left);
   tok = struct ("kind", "bpe", "pieces", {readable(flat, nbytes)}, "flat", flat,
                 "nbytes", nbytes,
-                "byte_id", byte_id, "merge_key", merge_key, "merge_rank", rank(order),
-                "merge_id", joined);
+                "byte_id", byte_id, "merge_key", merge_key, "merge_rank", merge_rank,
+                "merge_id", merge_id, "digits", 0);
+endfunction
+
+function [merge_key, merge_rank, merge_id] = merge_table (keys, merges, where)
+  V = numel (keys);
+  [left, right, joined] = merge_pairs (merges, where);
+  [hit_left, left] = ismember (left, keys);
+  [hit_right, right] = ismember (right, keys);
+  [hit_joined, merge_id] = ismember (joined, keys);
+  bad = find (! (hit_left & hit_right & hit_joined), 1);
+  if (! isempty (bad))
+    error ("attention:file", "%s: merge %d joins tokens that are not all in the vocabulary",
+           where, bad);
+  endif
+  [merge_key, order] = sort (left * (V + 1) + right);
+  merge_rank = order;                              # a merge's rank is its place in the list
+  merge_id = merge_id(order);
 endfunction
 
 ## the merges as rows of tokens (1×R cells): merges.txt's text (after an
@@ -85,15 +109,20 @@ function [left, right, joined] = merge_pairs (merges, where)
     joined = strcat (left, right);
     return;
   elseif (iscellstr (merges))
-    merges = strjoin (merges(:)', "\n");
+    ## the strings side by side (a token may hold a line break)
+    len = cellfun ("length", merges(:)');
+    text = [merges{:}];
+    to = cumsum (len);
+    from = to - len + 1;
+  else
+    text = strrep (merges, "\r", "");
+    nl = find (text == "\n");
+    from = [1, nl + 1];
+    to = [nl - 1, numel(text)];
+    keep = to >= from & ! strncmp (cellslices (text, from, min (to, from + 7), 2), "#version", 8);
+    from = from(keep);
+    to = to(keep);
   endif
-  text = strrep (merges, "\r", "");
-  nl = find (text == "\n");
-  from = [1, nl + 1];
-  to = [nl - 1, numel(text)];
-  keep = to >= from & ! strncmp (cellslices (text, from, min (to, from + 7), 2), "#version", 8);
-  from = from(keep);
-  to = to(keep);
   sp = find (text == " ");
   k = lookup (sp, from - 0.5) + 1;                 # the first space at or after each line's start
   count = lookup (sp, to) - k + 1;                 # spaces in the line
@@ -154,7 +183,7 @@ function s = hex_high (b)
 endfunction
 
 function [ids, spans] = encode (tok, text)
-  [s, e] = pretokenize (text);
+  [s, e] = pretokenize (text, tok.digits);
   [first, which] = tok_words (text, s, e);
   len = e(first) - s(first) + 1;
   word = tok_repeat (len);
@@ -172,20 +201,21 @@ function [ids, spans] = encode (tok, text)
 endfunction
 
 ## Every word (word(k) is the word of symbol k, words in order) merged to
-## the end: in each round, in every word, each left-to-right occurrence of
-## the lowest-ranked pair it holds becomes the merged token; a word with no
-## pair to merge is set aside.
+## the end, as BPE does it one merge at a time (the pair of lowest rank,
+## the leftmost among equals) but in rounds: in each round, in every word,
+## the left-to-right occurrences of the lowest-ranked pair it holds become
+## the merged token, up to the first whose new neighbour pairs rank as low
+## (the one-at-a-time order would take that pair next); a word with no pair
+## to merge is set aside.
 function [sym, word] = merge_all (tok, sym, word)
-  V1 = numel (tok.pieces) + 1;
+  V = numel (tok.pieces);
   done_sym = done_word = {};
   while (! isempty (sym))
-    at = find (word(1:end-1) == word(2:end));
-    key = sym(at) * V1 + sym(at + 1);
-    k = lookup (tok.merge_key, key);
-    hit = k > 0;
-    hit(hit) = tok.merge_key(k(hit)) == key(hit);
+    at = find (word(1:end-1) == word(2:end) & sym(1:end-1) <= V & sym(2:end) <= V);
+    [rank, hit, k] = pair_rank (tok, sym(at), sym(at + 1));
     at = at(hit);
-    rank = tok.merge_rank(k(hit));
+    rank = rank(hit);
+    k = k(hit);
     live = false (1, word(end));
     live(word(at)) = true;
     finished = ! live(word);
@@ -197,14 +227,16 @@ function [sym, word] = merge_all (tok, sym, word)
     best = accumarray (word(at)', rank', [word(end), 1], @min)';
     pick = rank == best(word(at));
     at = at(pick);
-    rank = rank(pick);
+    k = k(pick);
     ## a run of the same pair overlapping itself (a a a): every other one
     run = [true, diff(at) != 1];
     starts = find (run);
     offset = (1:numel (at)) - starts(cumsum (run));
     keep = mod (offset, 2) == 0;
     at = at(keep);
-    sym(at) = tok.merge_id(rank(keep));
+    made = tok.merge_id(k(keep));
+    [at, made] = first_merges (tok, sym, word, at, made, best);
+    sym(at) = made;
     gone = false (size (sym));
     gone(at + 1) = true;
     keep_sym = ! gone & ! finished;
@@ -216,6 +248,54 @@ function [sym, word] = merge_all (tok, sym, word)
   sym = sym(order);
 endfunction
 
+## the rank of each pair (left(k), right(k)) of ids, and whether it is a
+## merge at all
+function [rank, hit, k] = pair_rank (tok, left, right)
+  V1 = numel (tok.pieces) + 1;
+  key = left * V1 + right;
+  k = lookup (tok.merge_key, key);
+  hit = k > 0;
+  hit(hit) = tok.merge_key(k(hit)) == key(hit);
+  rank = Inf (size (key));
+  rank(hit) = tok.merge_rank(k(hit));
+endfunction
+
+## the merges at places AT (making tokens MADE) a round may apply: in each
+## word, those up to the first one after which a new pair (its token with
+## the token on its left, or with the symbol on its right) ranks no higher
+## than the round's pair, unless it is the word's last
+function [at, made] = first_merges (tok, sym, word, at, made, best)
+  w = word(at);
+  n = numel (sym);
+  V = numel (tok.pieces);
+  ## the left neighbour as it is then: the token made just before, if the
+  ## merge before ends there
+  left = zeros (size (at));
+  has_left = at > 1;
+  has_left(has_left) = word(at(has_left) - 1) == w(has_left);
+  left(has_left) = sym(at(has_left) - 1);
+  chained = [false, at(2:end) == at(1:end-1) + 2] & has_left;
+  left(chained) = made(find (chained) - 1);
+  right = zeros (size (at));
+  has_right = at + 2 <= n;
+  has_right(has_right) = word(at(has_right) + 2) == w(has_right);
+  right(has_right) = sym(at(has_right) + 2);
+  low = Inf (size (at));
+  ok = has_left & left <= V;
+  low(ok) = pair_rank (tok, left(ok), made(ok));
+  ok = has_right & right <= V;
+  low(ok) = min (low(ok), pair_rank (tok, made(ok), right(ok)));
+  last = [w(2:end) != w(1:end-1), true];
+  clash = low <= best(w) & ! last;
+  if (any (clash))
+    ## drop the merges after a word's first clash
+    cut = accumarray (w(clash)', find (clash)', [max(w), 1], @min, Inf)';
+    keep = (1:numel (at)) <= cut(w);
+    at = at(keep);
+    made = made(keep);
+  endif
+endfunction
+
 ## GPT-2's pre-tokenizer, the regular expression
 ##   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 ## worked out on character classes (an Octave regexp makes an Octave value
@@ -223,8 +303,11 @@ endfunction
 ## characters; a white-space run before another run leaves its last
 ## character to that run when it is a space (else to itself); an
 ## apostrophe alone before s, t, m, d, re, ve or ll takes those letters.
-## The spans tile the text.
-function [s, e] = pretokenize (text)
+## With DIGITS (1 each number character, 2 each run of them) the numbers
+## are cut out first and the expression runs on the pieces between them:
+## a white-space run before a number ends its piece whole.  The spans tile
+## the text.
+function [s, e] = pretokenize (text, digits)
   if (isempty (text))
     s = e = zeros (1, 0);
     return;
@@ -235,11 +318,18 @@ function [s, e] = pretokenize (text)
   kind(cls == 1) = 1;
   kind(cls == 2) = 2;
   kind(tok_space (cp)) = 3;
+  if (digits)
+    kind(kind == 2) = 5;                         # numbers: pieces of their own
+  endif
   n = numel (cp);
   start = [true, kind(2:end) != kind(1:end-1)];
+  if (digits == 1)
+    start(kind == 5) = true;
+  endif
   run_end = find ([start(2:end), true]);
-  ## white space before another run
+  ## white space before another run (not a number's: the piece ends there)
   last = run_end(kind(run_end) == 3 & run_end < n);
+  last = last(kind(last + 1) != 5);
   start(last) = true;
   start(last(cp(last) == 32) + 1) = false;
   ## contractions: an apostrophe run of one, still a start, before letters

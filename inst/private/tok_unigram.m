@@ -2,7 +2,10 @@
 ## @deftypefn  {} {@var{tok} =} tok_unigram ("file", @var{bytes}, @var{where}, @var{vocab}, @var{vocab_where})
 ## @deftypefnx {} {[@var{ids}, @var{spans}] =} tok_unigram ("encode", @var{tok}, @var{text})
 ## @deftypefnx {} {@var{text} =} tok_unigram ("decode", @var{tok}, @var{ids})
-## SentencePiece's unigram model, as its C++ library encodes and decodes.
+## @deftypefnx {} {[@var{norm}, @var{n2o}] =} tok_unigram ("normalize", @var{tok}, @var{text})
+## @deftypefnx {} {[@var{ids}, @var{spans}] =} tok_unigram ("finish", @var{tok}, @var{ids}, @var{from}, @var{to}, @var{norm}, @var{n2o})
+## SentencePiece's unigram model, as its C++ library encodes and decodes,
+## and the model files and normalisation of SentencePiece's BPE models.
 ##
 ## @qcode{"file"}: the tokenizer of a SentencePiece model file (its bytes,
 ## a protocol buffer ModelProto: the pieces with scores and types, the
@@ -10,7 +13,8 @@
 ## and white-space switches).  With @var{vocab} (Marian's decoded
 ## @file{vocab.json}, piece to 0-based id) the ids are that vocabulary's and
 ## a piece it lacks is its @code{<unk>}; with @var{vocab} empty they are the
-## model's.
+## model's.  A BPE model (model_type 2) becomes @code{tok_spbpe}'s
+## tokenizer.
 ##
 ## @qcode{"encode"}: the text normalised (the longest rule of the compiled
 ## rule table at each place, white space runs made one space, none at the
@@ -27,6 +31,13 @@
 ## made bytes (a byte that ends no valid character becomes U+FFFD),
 ## @code{<unk>} written @qcode{" ⁇ "}, control pieces dropped, the leading
 ## space of the dummy prefix removed.
+##
+## @qcode{"normalize"}: the normalised text and, for each of its bytes and
+## one past its end, the 0-based offset in @var{text} it came from.
+## @qcode{"finish"}: the pieces a segmentation found (model ids, first and
+## last byte in the normalised text) as output ids and spans of
+## @var{text}: unknown pieces spelled in byte pieces or (@code{tok.fuse_unk})
+## runs of them made one.
 ## @end deftypefn
 
 function varargout = tok_unigram (action, varargin)
@@ -37,6 +48,10 @@ function varargout = tok_unigram (action, varargin)
       [varargout{1:2}] = encode (varargin{:});
     case "decode"
       varargout = {decode(varargin{:})};
+    case "normalize"
+      [varargout{1:2}] = normalize (varargin{:});
+    case "finish"
+      [varargout{1:2}] = finish (varargin{:});
   endswitch
 endfunction
 
@@ -51,9 +66,10 @@ function tok = load_unigram (bytes, where, vocab, vocab_where)
   [pieces, scores, kind] = proto_pieces (bytes, top(:, top(1, :) == 1), where);
   trainer = sub_fields (bytes, top, 2, where);
   norm = sub_fields (bytes, top, 3, where);
-  if (proto_int (trainer, 3, 1) != 1)
-    error ("attention:file", "%s: the model is not a unigram model (model_type %d)",
-           where, proto_int (trainer, 3, 1));
+  model_type = proto_int (trainer, 3, 1);
+  if (! any (model_type == [1 2]))
+    error ("attention:file", "%s: the model is not a unigram or BPE model (model_type %d)",
+           where, model_type);
   endif
   if (proto_int (trainer, 24, 0))
     error ("attention:file", "%s: treat_whitespace_as_suffix is not read", where);
@@ -71,35 +87,43 @@ function tok = load_unigram (bytes, where, vocab, vocab_where)
   if (fallback && any (byte_model == 0))
     error ("attention:file", "%s: byte fallback without the 256 byte pieces", where);
   endif
-  ## the pieces the lattice matches, and every prefix of them: the trie
-  ## walked one character at a time for all places of a text at once
-  normal = kind == T.normal;
-  matched = find (normal | kind == T.user);
-  score = single (scores);
-  user = kind == T.user;
-  nchars = tok_utf8 ("count", pieces);
-  score(user) = single (nchars(user)) * max (score(normal)) - single (0.1);
-  [trie_key, trie_node, trie_piece] = prefix_table (pieces(matched), matched);
   charsmap = field_bytes (bytes, norm, 2);
   [trie, blob] = charsmap_parts (charsmap, where);
-  space = "\xE2\x96\x81";
-  ## a "▁" inside a piece: words cannot be cut at "▁"
-  joined = [pieces(matched){:}];
-  len = cellfun ("length", pieces(matched));
-  inner_space = ! all (ismember (strfind (joined, space), cumsum (len) - len + 1));
   tok = struct ("kind", "unigram", "pieces", {pieces}, "model_pieces", {pieces},
-                "score", score, "type", kind, "unk_model", unk,
-                "unk_score", min (score(normal)) - single (10),
+                "score", single (scores), "type", kind, "unk_model", unk,
                 "byte_model", byte_model, "byte_fallback", fallback,
-                "trie_key", trie_key, "trie_node", trie_node, "trie_piece", trie_piece,
-                "longest", max ([nchars(matched), 1]),
-                "whole", inner_space,
+                "fuse_unk", ! fallback,
                 "trie", trie, "blob", blob,
                 "dummy_prefix", logical (proto_int (norm, 3, 1)),
                 "remove_spaces", logical (proto_int (norm, 4, 1)),
                 "escape_spaces", logical (proto_int (norm, 5, 1)),
                 "out_id", 1:numel (pieces), "model_id", 1:numel (pieces));
   [tok.decoded, tok.decoded_nbytes] = decoded_pieces (pieces, kind, byte_model);
+  if (model_type == 2)
+    if (! isempty (vocab))
+      error ("attention:file", "%s: a vocabulary file is read with unigram models only", vocab_where);
+    endif
+    tok.fuse_unk = false;                        # BPE spells each unknown character
+    tok = tok_spbpe ("model", tok, where);
+    return;
+  endif
+  ## the pieces the lattice matches, and every prefix of them: the trie
+  ## walked one character at a time for all places of a text at once
+  normal = kind == T.normal;
+  matched = find (normal | kind == T.user);
+  score = tok.score;
+  user = kind == T.user;
+  nchars = tok_utf8 ("count", pieces);
+  score(user) = single (nchars(user)) * max (score(normal)) - single (0.1);
+  tok.score = score;
+  tok.unk_score = min (score(normal)) - single (10);
+  [tok.trie_key, tok.trie_node, tok.trie_piece] = prefix_table (pieces(matched), matched);
+  tok.longest = max ([nchars(matched), 1]);
+  ## a "▁" inside a piece: words cannot be cut at "▁"
+  space = "\xE2\x96\x81";
+  joined = [pieces(matched){:}];
+  len = cellfun ("length", pieces(matched));
+  tok.whole = ! all (ismember (strfind (joined, space), cumsum (len) - len + 1));
   if (! isempty (vocab))
     tok = with_vocab (tok, vocab, vocab_where);
   endif
@@ -440,18 +464,21 @@ function [ids, spans] = encode (tok, text)
   [slot, place] = tok_repeat (k);
   j = at(which)(slot) + place;
   shift = (ws - ws(rep(which)))(slot);
-  ids = pid(j);
-  from = pfrom(j) + shift;
-  to = pto(j) + shift;
+  [ids, spans] = finish (tok, pid(j), pfrom(j) + shift, pto(j) + shift, norm, n2o);
+endfunction
+
+## pieces (model ids, bytes from..to of norm) as output ids and spans of
+## the original text
+function [ids, spans] = finish (tok, ids, from, to, norm, n2o)
   empty = false (size (ids));
   unk = ids == tok.unk_model;
-  if (! tok.byte_fallback)
+  if (! tok.byte_fallback && tok.fuse_unk)
     ## a run of unknown pieces is one
     joined = unk & [false, unk(1:end-1)];
     to = to([find(! joined(2:end)), numel(to)]);
     ids = ids(! joined);
     from = from(! joined);
-  elseif (any (unk))
+  elseif (tok.byte_fallback && any (unk))
     ## each unknown character spelled in byte pieces; the last holds its span
     count = ones (size (ids));
     count(unk) = to(unk) - from(unk) + 1;
@@ -641,4 +668,4 @@ endfunction
 %! assert (spans, [2 3; 4 5; 6 6; 7 8]);
 %! assert (tok_unigram ("decode", tok, ids), "ab  \xE2\x81\x87 ab");   # " ⁇ " after the space
 %!error <test: not a SentencePiece model> tok_unigram ("file", uint8 ([10 5 1 2]), "test", [], "")
-%!error <test: the model is not a unigram model> tok_unigram ("file", uint8 ([18 2 24 2]), "test", [], "")
+%!error <test: the model is not a unigram or BPE model> tok_unigram ("file", uint8 ([18 2 24 3]), "test", [], "")

@@ -41,7 +41,10 @@ text = text(1:find (bitand (double (text), 192) != 128, 1, "last") - 1);   # who
 sources = {"BPE, GPT-2's first 1000 merges", fullfile(fixtures, "gpt2-small");
            "WordPiece, 411 entries", fullfile(fixtures, "bert-small", "vocab.txt");
            "unigram, Marian source.spm", fullfile(fixtures, "marian-small");
-           "unigram, target.spm (rules, byte fallback)", fullfile(fixtures, "marian-small", "target.spm")};
+           "unigram, target.spm (rules, byte fallback)", fullfile(fixtures, "marian-small", "target.spm");
+           "SentencePiece BPE, Llama tokenizer.model", fullfile(fixtures, "llama-small", "tokenizer.model");
+           "spbpe, TinyLlama's tokenizer.json", fullfile(fixtures, "llama-small", "tokenizer.json");
+           "BPE, SmolLM's tokenizer.json (Digits)", fullfile(fixtures, "smollm-small", "tokenizer.json")};
 if (! isempty (getenv ("ATTN_BENCH_GPT2")))
   sources(end+1, :) = {"BPE, GPT-2 (50,257 tokens)", getenv("ATTN_BENCH_GPT2")};
 endif
