@@ -6,8 +6,8 @@
 ##
 ##   attn_grade ("grade_masked_backward.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Your
-## gradients are compared with the package's attn_backward, attn_sdpa_backward
-## and attn_softmax_backward (through attn_compare) and with central finite
+## gradients are compared with the package's attn_backward and
+## attn_ref_block_backward (through attn_compare) and with central finite
 ## differences (through attn_gradcheck).  A failing comparison names the
 ## first wrong gradient in the order of the backward pass (W_O, dmessage,
 ## dA, dV, W_V, dscores, dQ, dK, W_Q, W_K, dX) and the others that differ.
@@ -19,23 +19,13 @@
 %!              "W_V", randn (d, h * dv), "W_O", randn (h * dv, d) / sqrt (h * dv), "heads", h);
 %!endfunction
 
-## the reference: every gradient from the package's kernels
+## the reference: the weight and input gradients from the package's kernel,
+## the intermediate ones from its readable definition (the backward side
+## of the trace, attn_ref_block_backward, which the tests hold to the kernels)
 %!function G = reference (dY, T, B)
 %!  G = attn_backward (dY, T, B);
-%!  h = B.heads;
-%!  dk = columns (B.W_Q) / h;
-%!  dv = columns (B.W_V) / h;
-%!  G.dmessage = dY * B.W_O';
-%!  [G.dA, G.dscores] = deal (zeros (size (T.A)));
-%!  [G.dQ, G.dK, G.dV] = deal (zeros (size (T.Q)), zeros (size (T.K)), zeros (size (T.V)));
-%!  for j = 1:h
-%!    qk = (j - 1) * dk + (1:dk);
-%!    vv = (j - 1) * dv + (1:dv);
-%!    [G.dQ(:,qk), G.dK(:,qk), G.dV(:,vv)] = attn_sdpa_backward (G.dmessage(:,vv), T.Q(:,qk),
-%!                                                               T.K(:,qk), T.V(:,vv), T.A(:,:,j));
-%!    G.dA(:,:,j) = G.dmessage(:,vv) * T.V(:,vv)';
-%!    G.dscores(:,:,j) = attn_softmax_backward (G.dA(:,:,j), T.A(:,:,j));
-%!  endfor
+%!  [~, D] = attn_ref_block_backward (dY, T, B);
+%!  [G.dmessage, G.dA, G.dscores, G.dQ, G.dK, G.dV] = deal (D.message, D.A, D.scores, D.Q, D.K, D.V);
 %!endfunction
 
 ## the loss L = sum (R .* Y) has dL/dY = R; P holds X and the weights

@@ -8,8 +8,7 @@
 ##   attn_grade ("grade_train_step.m", "my/work/folder")
 ## runs every test and prints "k of N tests, p of P points".  Your numbers
 ## are compared with the package's attn_forward, attn_loss, attn_backward,
-## attn_sdpa_backward, attn_softmax_backward and attn_sgd (through
-## attn_compare); a failing test names the first wrong quantity in the
+## attn_ref_block_backward and attn_sgd (through attn_compare); a failing test names the first wrong quantity in the
 ## order of the computation and the others that differ.
 
 ## attn_toy ("river") fits the toy each time it is called: once is enough
@@ -60,20 +59,8 @@
 %!  Gb = attn_backward (G.dout, T, B);
 %!  Gc = Gm.decoder(end).cross;
 %!  [G.W_Q, G.W_K, G.W_V, G.W_O, G.dD, G.dE] = deal (Gc.W_Q, Gc.W_K, Gc.W_V, Gc.W_O, Gb.dD, Gb.dE);
-%!  h = B.heads;
-%!  dk = columns (B.W_Q) / h;
-%!  dv = columns (B.W_V) / h;
-%!  G.dmessage = G.dout * B.W_O';
-%!  [G.dA, G.dscores] = deal (zeros (size (T.A)));
-%!  [G.dQ, G.dK, G.dV] = deal (zeros (size (T.Q)), zeros (size (T.K)), zeros (size (T.V)));
-%!  for j = 1:h
-%!    qk = (j - 1) * dk + (1:dk);
-%!    vv = (j - 1) * dv + (1:dv);
-%!    [G.dQ(:,qk), G.dK(:,qk), G.dV(:,vv)] = attn_sdpa_backward (G.dmessage(:,vv), T.Q(:,qk),
-%!                                                               T.K(:,qk), T.V(:,vv), T.A(:,:,j));
-%!    G.dA(:,:,j) = G.dmessage(:,vv) * T.V(:,vv)';
-%!    G.dscores(:,:,j) = attn_softmax_backward (G.dA(:,:,j), T.A(:,:,j));
-%!  endfor
+%!  [~, D] = attn_ref_block_backward (G.dout, T, B);     # the trace's backward side
+%!  [G.dmessage, G.dA, G.dscores, G.dQ, G.dK, G.dV] = deal (D.message, D.A, D.scores, D.Q, D.K, D.V);
 %!  Gstep = head_and_cross (Gm);
 %!  Gstep.W_vocab = Gm.W_vocab;
 %!  Gstep.b_vocab = Gm.b_vocab;
