@@ -75,8 +75,8 @@
 ## @group
 ## r = attn_demo_real_models (tempname ());
 ## @print{} Real models, looked for in ...
-## r.missing
-## @result{} @{"opus-mt-en-fr", "gpt2", "bert-base-NER"@}
+## strjoin (r.missing)
+## @result{} ans = opus-mt-en-fr gpt2 bert-base-NER
 ## @end group
 ## @end example
 ## @seealso{attn_import, attn_tokenize, attn_demo_black_cat, attn_demo_applications, attn_explore}
@@ -285,3 +285,73 @@ endfunction
 function show (varargin)
   printf ("%s\n", attn_show (varargin{:}));
 endfunction
+
+%!demo
+%! attn_demo_real_models ();
+
+%!test
+%! ## no checkpoints: each demonstration skipped, saying what it needs and
+%! ## how to download it, without an error
+%! d = tempname ();
+%! [out, r] = evalc ("attn_demo_real_models (d)");
+%! assert (r.missing, {"opus-mt-en-fr", "gpt2", "bert-base-NER"});
+%! assert (isempty (r.marian) && isempty (r.gpt2) && isempty (r.bert));
+%! assert (! isempty (strfind (out, ["Real models, looked for in " d])));
+%! need = {"Helsinki-NLP/opus-mt-en-fr", "opus-mt-en-fr", "config.json model.safetensors source.spm target.spm vocab.json";
+%!         "openai-community/gpt2", "gpt2", "config.json model.safetensors vocab.json merges.txt";
+%!         "dslim/bert-base-NER", "bert-base-NER", "config.json model.safetensors vocab.txt tokenizer_config.json"};
+%! for k = 1:rows (need)
+%!   [repo, sub, files] = need{k,:};
+%!   at = fullfile (d, sub);
+%!   assert (! isempty (strfind (out, sprintf ("-- %s (", sub))));
+%!   assert (! isempty (strfind (out, sprintf ("git clone https://huggingface.co/%s %s\n", repo, at))));
+%!   assert (! isempty (strfind (out, sprintf ("huggingface-cli download %s %s --local-dir %s\n", repo, files, at))));
+%!   assert (! isempty (strfind (out, sprintf ("for f in %s; do curl -L --create-dirs -o %s/$f https://huggingface.co/%s/resolve/main/$f; done",
+%!                                             files, at, repo))));
+%! endfor
+%! assert (isempty (strfind (out, "All three")));
+%! ## called by name: no ans
+%! out = evalc ("attn_demo_real_models (d)");
+%! assert (isempty (strfind (out, "ans =")));
+
+%!test
+%! ## the folder of ATTENTION_CHECKPOINTS, else ./checkpoints
+%! old = getenv ("ATTENTION_CHECKPOINTS");
+%! d = tempname ();
+%! unwind_protect
+%!   setenv ("ATTENTION_CHECKPOINTS", d);
+%!   assert (! isempty (strfind (evalc ("attn_demo_real_models ()"), ["looked for in " d "\n"])));
+%!   unsetenv ("ATTENTION_CHECKPOINTS");
+%!   assert (! isempty (strfind (evalc ("attn_demo_real_models ()"),
+%!                               ["looked for in " fullfile(pwd (), "checkpoints") "\n"])));
+%! unwind_protect_cleanup
+%!   setenv ("ATTENTION_CHECKPOINTS", old);
+%! end_unwind_protect
+
+%!test
+%! ## a clone without git-lfs (pointer files) and a folder with PyTorch's
+%! ## weights only are skipped, saying what to do
+%! d = tempname ();
+%! mkdir (fullfile (d, "gpt2"));
+%! mkdir (fullfile (d, "bert-base-NER"));
+%! unwind_protect
+%!   for f = {"config.json", "vocab.json", "merges.txt"}
+%!     fclose (fopen (fullfile (d, "gpt2", f{1}), "w"));
+%!   endfor
+%!   fid = fopen (fullfile (d, "gpt2", "model.safetensors"), "w");
+%!   fputs (fid, "version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 548105171\n");
+%!   fclose (fid);
+%!   for f = {"config.json", "vocab.txt", "tokenizer_config.json", "pytorch_model.bin"}
+%!     fclose (fopen (fullfile (d, "bert-base-NER", f{1}), "w"));
+%!   endfor
+%!   [out, r] = evalc ("attn_demo_real_models (d)");
+%!   assert (r.missing, {"opus-mt-en-fr", "gpt2", "bert-base-NER"});
+%!   assert (! isempty (strfind (out, "its model.safetensors is a Git LFS pointer, not the weights: run git lfs pull")));
+%!   assert (! isempty (strfind (out, "skipped: it has no model.safetensors\n    (it has pytorch_model.bin: convert it")));
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (d, "s");
+%! end_unwind_protect
+
+%!error id=attention:type attn_demo_real_models (3)
+%!error id=attention:option attn_demo_real_models (tempname (), "layre", 2)
