@@ -6,7 +6,7 @@
 ## @deftypefnx {} {} attn_demo_real_models (@var{folder})
 ## @deftypefnx {} {} attn_demo_real_models (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {@var{r} =} attn_demo_real_models (@dots{})
-## The seeds' sentences through real published models. Three
+## The seeds' sentences through real attention models. Three
 ## demonstrations on checkpoints downloaded from Hugging Face, each run
 ## when its checkpoint is there:
 ##
@@ -46,7 +46,7 @@
 ## @item marian, gpt2, bert
 ## the folder of that checkpoint, instead of the subfolder of @var{folder}
 ## @item source, prompt, sentence
-## the texts: @qcode{"the black cat"}, @qcode{"The black cat sat on the"},
+## the texts: @qcode{"the black cat"}, @qcode{"The river bank"} (seed 000's),
 ## @qcode{"Raghav goes to school in Delhi"}
 ## @item layer
 ## the Marian decoder layer whose cross-attention is shown (default: the last)
@@ -99,7 +99,7 @@ function varargout = attn_demo_real_models (varargin)
   o = parse_options ("attn_demo_real_models",
                      {"marian", "", "text"; "gpt2", "", "text"; "bert", "", "text";
                       "source", "the black cat", "text";
-                      "prompt", "The black cat sat on the", "text";
+                      "prompt", "The river bank", "text";
                       "sentence", "Raghav goes to school in Delhi", "text";
                       "layer", 0, "integer [0, Inf)";
                       "max_len", 20, "integer [1, Inf)";
