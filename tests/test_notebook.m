@@ -9,7 +9,8 @@
 ## tutorial says they print (tests/reference/tutorial_check_outputs.m,
 ## as tests/test_tutorial.m checks the same blocks at the prompt) and its
 ## figure cells draw their figures (PNG).  The training runs are
-## shortened as tests/test_tutorial.m shortens them.  Without the tools
+## shortened, and section 8 opens the fixture checkpoints, as
+## tests/test_tutorial.m does.  Without the tools
 ## that test is counted as skipped.
 
 %!function root = tree_root ()
@@ -170,10 +171,12 @@
 %! dir = tempname ();
 %! mkdir (dir);
 %! unwind_protect
-%!   ## the notebook of the tutorial with the short training runs: the
-%!   ## committed one but for the shortening
+%!   ## the notebook of the tutorial with the short training runs and
+%!   ## section 8 on the fixture checkpoints: the committed one but for these
+%!   ck = tutorial_checkpoints ();
+%!   prep = @(code) tutorial_checkpoints (tutorial_shorten (code), ck);
 %!   md = fullfile (dir, "tutorial.md");
-%!   write_text (md, tutorial_shorten (fileread (fullfile (root, "doc", "tutorial.md"))));
+%!   write_text (md, prep (fileread (fullfile (root, "doc", "tutorial.md"))));
 %!   nbfile = fullfile (dir, "tutorial.ipynb");
 %!   tutorial_notebook (md, nbfile);
 %!   short = as_cell (jsondecode (fileread (nbfile)).cells);
@@ -181,7 +184,7 @@
 %!   assert (numel (short), numel (full));
 %!   is_code = cellfun (@(c) strcmp (c.cell_type, "code"), full);
 %!   assert (cellfun (@source_text, short, "UniformOutput", false)(is_code),
-%!           tutorial_shorten (cellfun (@source_text, full(is_code), "UniformOutput", false)));
+%!           prep (cellfun (@source_text, full(is_code), "UniformOutput", false)));
 %!   assert (cellfun (@source_text, short, "UniformOutput", false)(! is_code),
 %!           cellfun (@source_text, full(! is_code), "UniformOutput", false));
 %!   ## run it with the package on the kernel's path (OCTAVE_PATH), in a
@@ -237,13 +240,17 @@
 %!     endfor
 %!     npng += numel (images);
 %!   endfor
-%!   assert (npng, 5);
-%!   blocks = tutorial_shorten (tutorial_blocks (fileread (fullfile (root, "doc", "tutorial.md"))));
+%!   assert (npng, 6);
+%!   blocks = prep (tutorial_blocks (fileread (fullfile (root, "doc", "tutorial.md"))));
 %!   tutorial_check_outputs (blocks, outs);
-%!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png"}
+%!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png", ...
+%!              "opus_cross.png"}
 %!     assert (exist (fullfile (dir, png{1}), "file"), 2);
 %!   endfor
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (dir, "s");
+%!   if (exist ("ck", "var"))
+%!     rmdir (ck, "s");
+%!   endif
 %! end_unwind_protect

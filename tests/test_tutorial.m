@@ -24,6 +24,10 @@
 %! ## short training runs: section 4's translation model, section 7's
 %! ## language model (its many stories and epochs take minutes)
 %! blocks = tutorial_shorten (blocks);
+%! ## section 8's checkpoints: the fixtures in the published layouts (the
+%! ## real ones: the testif below)
+%! ck = tutorial_checkpoints ();
+%! blocks = tutorial_checkpoints (blocks, ck);
 %! old = pwd ();
 %! dir = tempname ();
 %! mkdir (dir);
@@ -42,14 +46,47 @@
 %!       assert (isempty (strfind (err.message, "not caught")), err.message);
 %!     end_try_catch
 %!   endfor
-%!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png"}
+%!   for png = {"alignment.png", "loss.png", "cross_layer2.png", "encoder_layer1.png", "lm_loss.png", ...
+%!              "opus_cross.png", "seed004_cross.png", "ner_labels.png", "gpt2_heads.html"}
 %!     assert (exist (fullfile (dir, png{1}), "file"), 2);
 %!   endfor
 %! unwind_protect_cleanup
 %!   cd (old);
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (dir, "s");
+%!   rmdir (ck, "s");
 %! end_unwind_protect
+
+%!function ok = real_checkpoints ()
+%!  d = getenv ("ATTENTION_CHECKPOINTS");
+%!  ok = ! isempty (d) && all (cellfun (@(s) isfile (fullfile (d, s, "model.safetensors")),
+%!                                      {"opus-mt-en-fr", "gpt2", "bert-base-NER"}));
+%!endfunction
+
+%!testif ; real_checkpoints ()
+%! ## section 8 on the real checkpoints (ATTENTION_CHECKPOINTS): the black
+%! ## cat in French, Raghav a person, Delhi a place
+%! text = fileread (tutorial_file ());
+%! blocks = tutorial_blocks (text(strfind (text, "## 8. Opening real models"):end));
+%! assert (numel (blocks), 5);
+%! blocks = tutorial_checkpoints (blocks, getenv ("ATTENTION_CHECKPOINTS"));
+%! old = pwd ();
+%! dir = tempname ();
+%! mkdir (dir);
+%! unwind_protect
+%!   cd (dir);
+%!   outs = run_tutorial_blocks (blocks);
+%! unwind_protect_cleanup
+%!   cd (old);
+%!   confirm_recursive_rmdir (false, "local");
+%!   rmdir (dir, "s");
+%! end_unwind_protect
+%! assert (isempty (regexp ([outs{:}], '(?m)^error: ', "once")));
+%! assert (! isempty (strfind (outs{1}, "All three checkpoints were found.")));
+%! assert (! isempty (regexpi (outs{2}, '(?m)^ans = le chat noir', "once")), outs{2});
+%! assert (! isempty (regexp (outs{5}, '\[2,2\] = B-PER', "once")), outs{5});
+%! k = regexp (outs{5}, '\[(\d+),1\] = Del', "tokens", "once"){1};   # Delhi's first piece
+%! assert (! isempty (strfind (outs{5}, sprintf ("[%s,2] = B-LOC\n", k))), outs{5});
 
 %!test
 %! ## one black cat: make demo's step and grid are seed 004's numbers and

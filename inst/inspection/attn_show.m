@@ -165,8 +165,8 @@ function s = show_model (m, name)
   if (! all (learned))
     nlearned = thousands (sum (count(learned)));
   endif
-  s = [s, strjoin(words, ", "), sprintf("; %d arrays, %s parameters, %s learned\n",
-                                        numel (parts), thousands (sum (count)), nlearned)];
+  s = [s, wrapped([strjoin(words, ", "), sprintf("; %d arrays, %s parameters, %s learned",
+                                                 numel (parts), thousands (sum (count)), nlearned)]), "\n"];
   ## rows: one per array, or per array of a stack's layers
   [key, layer] = stack_keys ({parts.path}, cellfun (@size, vals, "UniformOutput", false));
   [~, first, g] = unique (key, "first");
@@ -227,8 +227,15 @@ function s = config_text (c)
   f = fieldnames (c)';
   keep = cellfun (@(n) ischar (c.(n)) || (isnumeric (c.(n)) && isscalar (c.(n))), f);
   items = cellfun (@(n) sprintf ("%s = %s", n, num2str (c.(n))), f(keep), "UniformOutput", false);
-  s = strjoin (items, ", ");
-  ## wrapped at 78 characters, continuation lines indented
+  s = wrapped (strjoin (items, ", "));
+endfunction
+
+## Text of items joined by ", " wrapped when longer than 78 characters,
+## continuation lines indented (a GPT-2's summary line is 93 characters long)
+function s = wrapped (s)
+  if (numel (s) <= 78)
+    return;
+  endif
   s = regexprep (s, '(.{1,74})(, |$)', "$1,\n  ");
   s = regexprep (s, ',\n  $', "");
 endfunction
@@ -432,6 +439,21 @@ endfunction
 %! row = regexp (t, 'decoder\.1-6\.self\.W_Q +8×8 +6 × 64 +([\d.]+) to ([\d.]+)', "tokens"){1};
 %! n = arrayfun (@(L) norm (L.self.W_Q, "fro"), lm.decoder);
 %! assert (str2double (row), round (100 * [min(n), max(n)]) / 100, 1e-12);
+
+%!test
+%! ## a summary line too long for 80 columns (a 300-word vocabulary and
+%! ## thousands of parameters) is wrapped at ", " as the config is
+%! lm = attn_family (struct ("family", "decoder-only", "d", 8, "heads", 2, "layers", 2,
+%!                           "vocab", {arrayfun(@(k) sprintf ("w%d", k), 1:300, "UniformOutput", false)}));
+%! lines = strsplit (attn_show (lm), "\n");
+%! chars = cellfun (@(l) numel (regexprep (l, '[\x80-\xBF]', "")), lines);
+%! assert (max (chars) <= 78);
+%! k = find (! cellfun (@isempty, regexp (lines, '^\w+ \d+ words, ')));
+%! assert (numel (k), 1);
+%! assert (strncmp (lines{k+1}, "  ", 2));
+%! joined = [lines{k}, " ", strtrim(lines{k+1})];
+%! assert (numel (joined) > 78);
+%! assert (! isempty (regexp (joined, '^\w+ 30\d words, \w+ = \w+; \d+ arrays, [\d,]+ parameters, all learned$')));
 
 %!test
 %! ## a misspelled option is an option error, not row labels

@@ -14,8 +14,9 @@
 ## error too (change this file with the tutorial).
 ##
 ## The claims hold for the shortened training runs too: the numbers of
-## sections 1 to 3 (hand-built and fitted models), and for sections 4 and
-## 7 that the lines the text describes come out, not their values.
+## sections 1 to 3 (hand-built and fitted models), and for sections 4, 7
+## and 8 (whose checkpoints may be the test fixtures) that the lines the
+## text describes come out, not their values.
 ## @end deftypefn
 
 function tutorial_check_outputs (blocks, outs)
@@ -92,6 +93,15 @@ function tutorial_check_outputs (blocks, outs)
     expect (o, ['(?m)^', heads{1}, ' +[01]\.\d{3}     [01]\.\d{3}$'],
             ["an ablation row for heads ", heads{1}]);
   endfor
+
+  ## section 8 (real checkpoints, or the fixtures in their layouts): what
+  ## is printed, not what the models say
+  expect (out ("r = attn_demo_real_models ("), "All three checkpoints were found.",
+          "the three demonstrations ran");
+  expect (out ("attn_show (mean (A, 3)"), 'last layer, mean of the heads  \(\d+×\d+: piece written × source\)',
+          "the cross-attention grid, a row per piece written");
+  expect (out ('attn_tokenize(tok, "Raghav goes to school in Delhi")'), '\[1,1\] = \[CLS\]',
+          "the tagger's pieces and labels");
 endfunction
 
 ## Without carriage returns and terminal escape sequences (a notebook
