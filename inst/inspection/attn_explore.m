@@ -31,7 +31,10 @@
 ## every named matrix of the forward trace (@code{Q}, @code{K}, @code{V},
 ## @code{scores}, @code{A}, @code{message}, @code{delta}, @code{out}, the
 ## rows between sublayers, @dots{}) as a labelled table with its shape and
-## notation; the value under the pointer is shown in full.
+## notation; the value under the pointer is shown in full.  Of a
+## vocabulary over 1,000 words, @code{logits} and @code{probs} keep the
+## columns of the words among the 10 most probable of some row (a real
+## model's head would otherwise be most of the page).
 ## @item Decoding
 ## for a model that generates (encoder-decoder, pooled, decoder-only) the
 ## tokens produced step by step by greedy decoding, each step's five most

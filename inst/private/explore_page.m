@@ -229,6 +229,7 @@ function e = entry (s, name, path, stack, block, labels)
     e.cols = row_labels (columns (v), key_side (stack, block), "", labels);
   elseif (any (strcmp (name, {"logits", "probs"})) && numel (labels.vocab) == columns (v))
     e.cols = labels.vocab;
+    [v, e.cols, e.note] = likely_words (v, e.cols, e.note);
   elseif (strcmp (name, "key_allow"))
     e.cols = {"allowed"};
   else
@@ -241,6 +242,22 @@ function e = entry (s, name, path, stack, block, labels)
   e.mask = [];
   if (kernel && any (strcmp (name, {"scores", "A"})))
     e.mask = isinf (s.scores);
+  endif
+endfunction
+
+## [v, cols, note] = likely_words (v, cols, note): of a real vocabulary
+## (over 1,000 words) the page keeps the columns of the words among the 10
+## most probable of some row: a 50,257-word head would otherwise be most
+## of the page and none of what a reader looks at.
+function [v, cols, note] = likely_words (v, cols, note)
+  top = 10;
+  if (columns (v) > 1000)
+    [~, order] = sort (v, 2, "descend");
+    keep = unique (order(:,1:top));
+    note = sprintf ("%s: the %d words among the %d most probable of some row (of %d)",
+                    note, numel (keep), top, columns (v));
+    v = v(:,keep);
+    cols = cols(keep);
   endif
 endfunction
 
@@ -506,6 +523,27 @@ endfunction
 %! assert (K.rows, A.cols);
 %! P = mats(strcmp (names, "probs"));
 %! assert (P.cols, m.tgt_vocab.words);
+
+%!test
+%! ## a vocabulary of 1,500 words: logits and probs keep the columns of the
+%! ## words among the 10 most probable of some row, in vocabulary order
+%! words = arrayfun (@(k) sprintf ("w%d", k), 1:1500, "UniformOutput", false);
+%! m = attn_family (struct ("family", "decoder-only", "vocab", strjoin (words, " "),
+%!                          "d", 8, "heads", 2, "layers", 1));
+%! tr = attn_forward (m, "w1 w2 w3");
+%! mats = page_matrices (explore_page (tr, [], "t", 17));
+%! for name = {"logits", "probs"}
+%!   M = mats(strcmp ({mats.name}, name{1}));
+%!   full = reshape (tr.(name{1}), [], numel (tr.vocab_labels));
+%!   keep = false (1, columns (full));
+%!   for r = 1:rows (full)
+%!     [~, order] = sort (full(r,:), "descend");
+%!     keep(order(1:10)) = true;
+%!   endfor
+%!   assert (M.cols, tr.vocab_labels(keep));
+%!   assert (M.values, full(:,keep));
+%!   assert (! isempty (strfind (M.note, sprintf ("the %d words among the 10 most probable of some row (of %d)", nnz (keep), columns (full)))));
+%! endfor
 
 %!test
 %! ## heads side by side, one page per head
