@@ -1,6 +1,6 @@
 ## st = decode_start (m, sources, prompts, o, fname, prompt_name): the
 ## decoder state of N sentences before their first step, after checking
-## the model, the sentences and the options.  sources: a cell of N sentences
+## the sentences and the options (the public caller has checked the model).  sources: a cell of N sentences
 ## the encoder reads (ignored by decoder-only models), or one sentence;
 ## prompts: 1×N cell, the target words that follow <bos> before the
 ## generated ones, or {} (none: a decoder-only model then reads the sources
@@ -31,7 +31,6 @@
 ## want_A, fname; labels (1×N cell: the source tokens), src_len (N×1:
 ## their number), shape and many (of sources).
 function st = decode_start (m, sources, prompts, o, fname, prompt_name)
-  check_model (m, fname);
   family = model_family (m);
   if (isempty (family.start))
     error ("attention:model",
