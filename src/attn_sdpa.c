@@ -8,7 +8,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     gw_nargs(nlhs, nrhs, 3, 4, 3);
     gw_sdpa op;
-    gw_sdpa_operands(prhs[0], prhs[1], prhs[2], &op);
+    gw_sdpa_operands(prhs[0], prhs[1], prhs[2], gw_class_of(prhs[0], "Q"),
+                     &op);
     const attn_int n = op.n, m = op.m;
 
     /* allow: n x m shared by every page, n x m x P... one per page, or

@@ -6,7 +6,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     gw_nargs(nlhs, nrhs, 5, 5, 3);
     gw_sdpa op;
-    gw_sdpa_operands(prhs[1], prhs[2], prhs[3], &op);
+    gw_sdpa_operands(prhs[1], prhs[2], prhs[3], gw_class_of(prhs[0], "dM"),
+                     &op);
     const attn_int n = op.n, m = op.m, dk = op.dk, dv = op.dv;
 
     const gw_real cls = op.cls;

@@ -372,10 +372,10 @@ gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols)
 }
 
 void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
-                      gw_sdpa *op)
+                      gw_real cls, gw_sdpa *op)
 {
     gw_dims dk, dv, want;
-    op->cls = gw_class_of(Q, "Q");
+    op->cls = cls;
     op->Q = gw_finite(Q, "Q", GW_MAX_DIMS, &op->q_dims, op->cls);
     op->K = gw_finite(K, "K", GW_MAX_DIMS, &dk, op->cls);
     op->V = gw_finite(V, "V", GW_MAX_DIMS, &dv, op->cls);

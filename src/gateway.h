@@ -114,14 +114,14 @@ const mxArray *gw_field(const mxArray *s, const char *sname,
 /* Q, K, V of attn_sdpa and attn_sdpa_backward: Q n x dk x P..., K m x dk x
  * P..., V m x dv x P..., the same trailing (page) dimensions. */
 typedef struct {
-    gw_real cls;   /* Q's class, which K and V share */
+    gw_real cls;   /* the call's class, which Q, K and V have */
     const void *Q, *K, *V;
     gw_dims q_dims;
     attn_int n, m, dk, dv, pages;
 } gw_sdpa;
 
 void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
-                      gw_sdpa *op);
+                      gw_real cls, gw_sdpa *op);
 
 /* dims of an n x cols array with the pages of op: a result of attn_sdpa. */
 gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols);
