@@ -299,6 +299,7 @@
 %! [md, hd] = attn_train (md, [src(:), tgt(:)], opts{:});
 %! [ms, hs] = attn_train (ms, [src(:), tgt(:)], opts{:});
 %! assert (class (ms.decoder(1).cross.W_Q), "single");
+%! assert (class (hs.loss), "double");
 %! assert (hd.loss(end) < 0.1 * hd.loss(1));            # it learned
 %! assert (max (abs (hs.loss - hd.loss) ./ hd.loss) < 1e-3);
 %! assert (attn_greedy (ms, src), attn_greedy (md, src));
