@@ -67,7 +67,8 @@
 ## With @qcode{"class"} @qcode{"single"} the model's arrays are single
 ## (@code{attn_cast}): each tensor is converted as it is read, so the model
 ## takes half the memory of a double one (a checkpoint's F32 numbers are
-## kept exactly) and runs in single.  The default is @qcode{"double"}.
+## kept exactly, read as stored) and runs in single.  The default is
+## @qcode{"double"}.
 ##
 ## Torch's linear layers store their weights output × input: the package's
 ## matrices are their transposes (@code{W_Q} is @code{q_proj.weight'}).
@@ -646,8 +647,12 @@ function m = build (ck, c, src, ignored, copies, where, cls)
            where, other{1}, config_key (ck.config, "model_type", "", "text", where));
   endif
   sizes = prod (vertcat (parts.shape), 2);
-  share = 1 - 0.5 * strcmp (cls, "single");   # of a double's 8 bytes; a tensor is read as double
-  check_memory (share * sum (sizes), max (sizes), "attn_import", "the model", "");
+  share = 1 - 0.5 * strcmp (cls, "single");   # of a double's 8 bytes
+  check_memory (share * sum (sizes), share * max (sizes), "attn_import", "the model", "");
+  as = {};                                  # attn_checkpoint's reading: double, or single
+  if (strcmp (cls, "single"))
+    as = {"single"};
+  endif
 
   ## the layout in schema order, then each tensor read once
   m.config = rmfield (c, {"src_vocab", "tgt_vocab"});
@@ -667,7 +672,7 @@ function m = build (ck, c, src, ignored, copies, where, cls)
     if (isempty (tensors{t}))
       continue;
     endif
-    X = attn_checkpoint (ck, tensors{t});
+    X = attn_checkpoint (ck, tensors{t}, as{:});
     if (! all (isfinite (X(:))))
       error ("attention:import", "%s: tensor \"%s\" holds NaN or Inf", where, tensors{t});
     endif
@@ -676,7 +681,7 @@ function m = build (ck, c, src, ignored, copies, where, cls)
     endfor
   endfor
   for k = 1:rows (copies)                   # a tied copy must be the array
-    if (! isequal (cast (attn_checkpoint (ck, copies{k,1}), cls), m.(copies{k,2})))
+    if (! isequal (attn_checkpoint (ck, copies{k,1}, as{:}), m.(copies{k,2})))
       error ("attention:import", "%s: the tensor \"%s\" should be a copy of the model's %s (they are tied), and is not",
              where, copies{k,1}, copies{k,2});
     endif
@@ -707,7 +712,7 @@ function x = convert (X, s, ck)
     case "cols"
       x = X(:, s{4});
     case "pos"                                # positions + token type 0
-      x = X + attn_checkpoint (ck, "embeddings.token_type_embeddings.weight")(1,:);
+      x = X + cast (attn_checkpoint (ck, "embeddings.token_type_embeddings.weight")(1,:), class (X));
     otherwise
       x = X;
   endswitch

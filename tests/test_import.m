@@ -310,3 +310,15 @@
 %! check_greedy (attn_import (here ("gpt2"), "class", "single"), "gpt2");
 %! check_greedy (attn_import (here ("llama"), "class", "single"), "llama");
 %!error <option "class" must be one of "double", "single"> attn_import (here ("gpt2"), "class", "half")
+
+%!test
+%! ## attn_checkpoint (ck, name, "single"): F32 as stored, BF16 rounded
+%! ## (exactly: a BF16 is the upper half of an F32)
+%! ck = attn_checkpoint (here ("gpt2"));
+%! X = attn_checkpoint (ck, "wte.weight", "single");
+%! assert (class (X), "single");
+%! assert (double (X), attn_checkpoint (ck, "wte.weight"));
+%! ck = attn_checkpoint (here ("llama"));
+%! name = ck.names{find (strcmp (ck.dtypes, "BF16"), 1)};
+%! assert (double (attn_checkpoint (ck, name, "single")), attn_checkpoint (ck, name));
+%! fail ("attn_checkpoint (ck, name, 'half')", "may only be \"name\" or \"single\"");
