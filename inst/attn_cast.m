@@ -1,6 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{m} =} attn_cast (@var{m}, @var{class})
-## An attention model with every array in single or double precision.
+## Cast an attention model to single or double.  A model whose
+## arrays are all single, or all double.
 ##
 ## @var{class} is @qcode{"single"} or @qcode{"double"}.  Every array of the
 ## model (@code{model_schema}: embeddings, position tables, blocks, FFNs,
