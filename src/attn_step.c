@@ -50,10 +50,6 @@ static int real_of(const mxArray *a, gw_real cls)
            && !mxIsComplex(a) && !mxIsSparse(a);
 }
 
-static const char *class_word(gw_real cls)
-{
-    return cls == GW_SINGLE ? "single" : "double";
-}
 
 /* A deep copy of an array without a gradient (config, vocabularies, a
  * block's heads): structs, cells, double, single, logical and char
@@ -121,7 +117,7 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
         mexErrMsgIdAndTxt("attention:type",
                           "G.%s must be a real %s array (a gradient; the "
                           "gradients of one step are all double or all "
-                          "single)", path, class_word(cls));
+                          "single)", path, gw_class_name(cls));
     /* the data first, then the sizes (see copy_plain) */
     const void *gd = gw_data(g);
     const void *wd = w != NULL && real_of(w, cls) ? gw_data(w) : NULL;
@@ -129,7 +125,7 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
         mexErrMsgIdAndTxt("attention:type",
                           "G.%s must be the gradient of an array M.%s of "
                           "its size and class (real %s)", path, path,
-                          class_word(cls));
+                          gw_class_name(cls));
     const attn_int n = (attn_int) mxGetNumberOfElements(g);
     mxArray *out = mxCreateUninitNumericArray(
         mxGetNumberOfDimensions(w), (mwSize *) mxGetDimensions(w),
@@ -245,7 +241,7 @@ static const void *moment_arg(const mxArray *a, const char *name,
         mexErrMsgIdAndTxt("attention:size",
                           "%s must be [] or a real column of %ld entries "
                           "(one per gradient entry; %s, as the gradients)",
-                          name, (long) total, class_word(cls));
+                          name, (long) total, gw_class_name(cls));
     return gw_data(a);
 }
 

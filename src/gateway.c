@@ -79,7 +79,7 @@ void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out)
                           max_out, nlhs);
 }
 
-static const char *class_name(gw_real cls)
+const char *gw_class_name(gw_real cls)
 {
     return cls == GW_SINGLE ? "single" : "double";
 }
@@ -126,7 +126,7 @@ const void *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
         mexErrMsgIdAndTxt("attention:type",
                           "%s must be a real full %s array (the arrays of "
                           "one call are all double or all single); got %s",
-                          name, class_name(cls),
+                          name, gw_class_name(cls),
                           describe(a, got, sizeof got));
     }
     /* Data before dimensions: Octave 7 leaks the dimensions it cached for
@@ -319,7 +319,7 @@ mxArray *gw_new_real(gw_real cls, int ndims, const attn_int *dims)
     args[0] = mxCreateString("zeros");
     for (int k = 0; k < ndims; k++)
         args[k + 1] = mxCreateDoubleScalar((double) d[k]);
-    args[ndims + 1] = mxCreateString(class_name(cls));
+    args[ndims + 1] = mxCreateString(gw_class_name(cls));
     mexCallMATLAB(1, &a, ndims + 2, args, "builtin");
     for (int k = 0; k <= ndims + 1; k++)
         mxDestroyArray(args[k]);
@@ -328,7 +328,7 @@ mxArray *gw_new_real(gw_real cls, int ndims, const attn_int *dims)
         || mxGetNumberOfElements(a) * gw_size(cls) != bytes)
         mexErrMsgIdAndTxt("attention:internal",
                           "zeros did not return a real %s array of %lu "
-                          "bytes", class_name(cls), (unsigned long) bytes);
+                          "bytes", gw_class_name(cls), (unsigned long) bytes);
     return a;
 }
 

@@ -30,6 +30,9 @@ typedef enum { GW_DOUBLE = 0, GW_SINGLE = 1 } gw_real;
  * (attention:type otherwise). */
 gw_real gw_class_of(const mxArray *a, const char *name);
 
+/* "double" or "single", for messages. */
+const char *gw_class_name(gw_real cls);
+
 /* Bytes of one entry of the type. */
 size_t gw_size(gw_real cls);
 
