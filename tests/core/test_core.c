@@ -1187,7 +1187,8 @@ static void test_sdpa_single(attn_int n, attn_int m, attn_int dk,
         V[i] = (float) V[i];
     for (attn_int i = 0; i < n * dv; i++)
         dM[i] = (float) dM[i];
-    unsigned char *keys = malloc((size_t) m), *pairs = malloc((size_t) (n * m));
+    unsigned char *keys = malloc((size_t) m);
+    unsigned char *pairs = malloc((size_t) (n * m));
     random_masks(n, m, keys, pairs);
     attn_mask mask = { mk->causal, mk->use_keys ? keys : NULL,
                        mk->use_pairs ? pairs : NULL };
@@ -1201,8 +1202,10 @@ static void test_sdpa_single(attn_int n, attn_int m, attn_int dk,
     attn_sdpa_backward(n, m, dk, dv, dM, n, Q, n, K, m, V, m, A, mk->causal,
                        dQ, n, dK, m, dV, m, bwork);
 
-    float *Qf = to_single(Q, (size_t) (n * dk)), *Kf = to_single(K, (size_t) (m * dk));
-    float *Vf = to_single(V, (size_t) (m * dv)), *dMf = to_single(dM, (size_t) (n * dv));
+    float *Qf = to_single(Q, (size_t) (n * dk));
+    float *Kf = to_single(K, (size_t) (m * dk));
+    float *Vf = to_single(V, (size_t) (m * dv));
+    float *dMf = to_single(dM, (size_t) (n * dv));
     float *Sf = falloc((size_t) (n * m)), *Af = falloc((size_t) (n * m));
     float *Mf = falloc((size_t) (n * dv));
     float *workf = falloc(attn_sdpa_forward_work(n, m));
@@ -1325,8 +1328,10 @@ static void test_rows_single(void)
         dY[i] = (float) dY[i];
     float *Xf = to_single(X, n * a * P), *Wf = to_single(W, a * c);
     float *bf = to_single(b, c), *dYf = to_single(dY, n * c * P);
-    double *Y = dalloc(n * c * P), *work = dalloc(attn_rows_forward_work(n, a, c, P));
-    float *Yf = falloc(n * c * P), *work_f = falloc(attn_rows_forward_work(n, a, c, P));
+    double *Y = dalloc(n * c * P);
+    double *work = dalloc(attn_rows_forward_work(n, a, c, P));
+    float *Yf = falloc(n * c * P);
+    float *work_f = falloc(attn_rows_forward_work(n, a, c, P));
     attn_rows_forward(n, a, c, P, X, W, b, Y, work);
     attn_rows_forward_f(n, a, c, P, Xf, Wf, bf, Yf, work_f);
     check_single(n * c * P, Yf, Y, tag, "Y");
@@ -1346,7 +1351,8 @@ static void test_rows_single(void)
     float *muf = falloc(n * P), *sgf = falloc(n * P), *xhf = falloc(n * a * P);
     float *Ynf = falloc(n * a * P);
     attn_layernorm_forward(n, a, P, X, W, W + a, 1e-5, Yn, mu, sg, xh);
-    attn_layernorm_forward_f(n, a, P, Xf, Wf, Wf + a, 1e-5, Ynf, muf, sgf, xhf);
+    attn_layernorm_forward_f(n, a, P, Xf, Wf, Wf + a, 1e-5, Ynf, muf, sgf,
+                             xhf);
     check_single(n * a * P, Ynf, Yn, "layernorm_f", "Y");
     check_single(n * P, sgf, sg, "layernorm_f", "sigma");
     double *dXn = dalloc(n * a * P), *dg = dalloc(a), *dbn = dalloc(a);
