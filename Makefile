@@ -211,12 +211,14 @@ doc/html/index.html: $(DOC_TEXI) tools/doc_html.init
 	makeinfo --html -c FORMAT_MENU=menu --init-file tools/doc_html.init -o doc/html $<
 
 # The C core timed alone, linked against the BLAS Octave uses.
-tests/bench/bench_core: tests/bench/bench_core.c src/attention_core.c src/attention_core.h
+CORE_SOURCES = src/attention_core.c src/attention_core_real.inc \
+  src/attention_core.h src/attention_core_real.h
+tests/bench/bench_core: tests/bench/bench_core.c $(CORE_SOURCES)
 	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_core.c \
 	  src/attention_core.c $$(mkoctfile -p BLAS_LIBS) -lm
 
 # dgemm calls of the core counted and timed (its own dgemm_ passes them on).
-tests/bench/bench_calls: tests/bench/bench_calls.c src/attention_core.c src/attention_core.h
+tests/bench/bench_calls: tests/bench/bench_calls.c $(CORE_SOURCES)
 	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_calls.c \
 	  src/attention_core.c -Wl,--no-as-needed $$(mkoctfile -p BLAS_LIBS) \
 	  -Wl,--as-needed -ldl -lm

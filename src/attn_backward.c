@@ -8,16 +8,16 @@
 #include <string.h>
 
 /* A field of the trace, checked against the shape the forward pass gave. */
-static const double *trace_field(const mxArray *T, const char *field,
-                                 int ndims, const attn_int *dims)
+static const void *trace_field(const mxArray *T, const char *field,
+                               int ndims, const attn_int *dims, gw_real cls)
 {
     char name[32];
     gw_dims got, want = { ndims, { 1, 1, 1, 1, 1, 1, 1, 1 } };
     for (int k = 0; k < ndims; k++)
         want.dim[k] = dims[k];
     snprintf(name, sizeof name, "T.%s", field);
-    const double *p = gw_double(gw_field(T, "trace T", field), name,
-                                ndims, &got);
+    const void *p = gw_finite(gw_field(T, "trace T", field), name, ndims,
+                              &got, cls);
     gw_expect(name, &got, &want, "the shape the forward pass gave");
     return p;
 }
@@ -38,33 +38,44 @@ static void same_heads(const mxArray *T, attn_int heads)
                           h, (long) heads);
 }
 
+/* Entry i of an array of the type cls, as a double. */
+static double entry(const void *p, attn_int i, gw_real cls)
+{
+    return cls == GW_SINGLE ? (double) ((const float *) p)[i]
+                            : ((const double *) p)[i];
+}
+
 /* The first row of the first batch item of the trace field P (rows x cols,
  * ld rows) equals that row of X (rows x width) times W (width x cols) plus
- * the bias b (1 x cols, or NULL), up to rounding: a cheap sign that the
- * trace came from these weights (rotary positions leave the first row,
- * position 0, as it is).  The row is gathered first so that every product
- * reads memory in order. */
-static void same_product(const double *X, attn_int rows, attn_int width,
-                         const double *W, const double *b, attn_int cols,
-                         const double *P, const char *p_name,
+ * the bias b (1 x cols, or NULL), up to rounding (of double, or of single:
+ * a product of width terms rounded in single is off by up to about
+ * width*eps('single') of their sizes): a cheap sign that the trace came
+ * from these weights (rotary positions leave the first row, position 0, as
+ * it is).  The row is gathered first so that every product reads memory
+ * in order. */
+static void same_product(const void *X, attn_int rows, attn_int width,
+                         const void *W, const void *b, attn_int cols,
+                         const void *P, gw_real cls, const char *p_name,
                          const char *x_name, const char *w_name)
 {
+    const double tol = cls == GW_SINGLE ? 1e-3 : 1e-10;
     double *x = mxMalloc((size_t) (width > 0 ? width : 1) * sizeof(double));
     for (attn_int k = 0; k < width; k++)
-        x[k] = X[k * rows];
+        x[k] = entry(X, k * rows, cls);
     for (attn_int c = 0; c < cols; c++) {
-        const double *w = W + c * width;
-        double sum = b ? b[c] : 0.0, size = fabs(sum);
+        double sum = b ? entry(b, c, cls) : 0.0, size = fabs(sum);
         for (attn_int k = 0; k < width; k++) {
-            sum += x[k] * w[k];
-            size += fabs(x[k] * w[k]);
+            const double xw = x[k] * entry(W, c * width + k, cls);
+            sum += xw;
+            size += fabs(xw);
         }
-        if (fabs(P[c * rows] - sum) > 1e-10 * size)
+        const double p = entry(P, c * rows, cls);
+        if (fabs(p - sum) > tol * size)
             mexErrMsgIdAndTxt("attention:trace",
                               "%s(1,%ld,1) is %.6g but %s(1,:,1)*%s(:,%ld)%s "
                               "is %.6g: T must be the trace of the forward "
                               "pass with this block B (the same weights)",
-                              p_name, (long) c + 1, P[c * rows], x_name,
+                              p_name, (long) c + 1, p, x_name,
                               w_name, (long) c + 1, b ? " + bias" : "",
                               sum);
     }
@@ -91,25 +102,27 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const int cross = strcmp(kind, "cross") == 0;
 
     gw_dims dy, dq, dkv;
-    const double *dY = gw_double(prhs[0], "dY", 3, &dy);
+    const gw_real cls = gw_class_of(prhs[0], "dY");
+    const void *dY = gw_finite(prhs[0], "dY", 3, &dy, cls);
     const char *q_name = cross ? "T.D" : "T.X";
-    const double *Xq = gw_double(gw_field(T, "trace T", cross ? "D" : "X"),
-                                 q_name, 3, &dq);
+    const void *Xq = gw_finite(gw_field(T, "trace T", cross ? "D" : "X"),
+                               q_name, 3, &dq, cls);
     gw_expect(q_name, &dq, &dy, "the shape of dY");
-    const double *Xkv = Xq;
+    const void *Xkv = Xq;
     dkv = dq;
     if (cross) {
-        Xkv = gw_double(gw_field(T, "trace T", "E"), "T.E", 3, &dkv);
+        Xkv = gw_finite(gw_field(T, "trace T", "E"), "T.E", 3, &dkv, cls);
         gw_dims want = dkv;
         want.dim[2] = dq.dim[2];
         gw_expect("T.E", &dkv, &want, "m x d_src x Bt, Bt the batch of dY");
     }
 
     attn_shape s;
-    attn_weights w;
+    gw_weights w;
     const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "T.E" : "T.X",
                                                        &dkv };
-    gw_block(prhs[2], &q_rows, &kv_rows, cross, &w, &s);
+    gw_block(prhs[2], &q_rows, &kv_rows, cross, cls, &w, &s);
+    const void *const *wp = w.array;
     same_heads(T, s.heads);
     s.n = dq.dim[0];
     s.m = dkv.dim[0];
@@ -125,57 +138,66 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const attn_int q_dims[3] = { n, hk, Bt }, k_dims[3] = { m, hk_kv, Bt };
     const attn_int v_dims[3] = { m, hv_kv, Bt }, w_dims[4] = { n, m, h, Bt };
     const attn_int msg_dims[3] = { n, hv, Bt };
-    attn_trace t = { 0 };
-    t.Q = (double *) trace_field(T, "Q", 3, q_dims);
-    t.K = (double *) trace_field(T, "K", 3, k_dims);
-    t.V = (double *) trace_field(T, "V", 3, v_dims);
-    t.A = (double *) trace_field(T, "A", 4, w_dims);
-    t.message = (double *) trace_field(T, "message", 3, msg_dims);
+    /* the trace's arrays read (the core's trace holds them writable) */
+    void *Q = (void *) trace_field(T, "Q", 3, q_dims, cls);
+    void *K = (void *) trace_field(T, "K", 3, k_dims, cls);
+    void *V = (void *) trace_field(T, "V", 3, v_dims, cls);
+    void *A = (void *) trace_field(T, "A", 4, w_dims, cls);
+    void *message = (void *) trace_field(T, "message", 3, msg_dims, cls);
     if (n > 0 && Bt > 0)
-        same_product(Xq, n, s.d, w.W_Q, w.b_Q, hk, t.Q, "T.Q", q_name,
-                     "B.W_Q");
+        same_product(Xq, n, s.d, wp[GW_W_Q], wp[GW_B_Q], hk, Q, cls, "T.Q",
+                     q_name, "B.W_Q");
     if (m > 0 && Bt > 0) {
         const char *kv_name = cross ? "T.E" : "T.X";
-        same_product(Xkv, m, s.d_src, w.W_K, w.b_K, hk_kv, t.K, "T.K",
-                     kv_name, "B.W_K");
-        same_product(Xkv, m, s.d_src, w.W_V, w.b_V, hv_kv, t.V, "T.V",
-                     kv_name, "B.W_V");
+        same_product(Xkv, m, s.d_src, wp[GW_W_K], wp[GW_B_K], hk_kv, K, cls,
+                     "T.K", kv_name, "B.W_K");
+        same_product(Xkv, m, s.d_src, wp[GW_W_V], wp[GW_B_V], hv_kv, V, cls,
+                     "T.V", kv_name, "B.W_V");
     }
     const mxArray *delta = mxGetField(T, 0, "delta");
     if (delta != NULL && n > 0 && Bt > 0) {
         const attn_int d_dims[3] = { n, s.d, Bt };
-        same_product(t.message, n, hv, w.W_O, w.b_O, s.d,
-                     trace_field(T, "delta", 3, d_dims), "T.delta",
-                     "T.message", "B.W_O");
+        same_product(message, n, hv, wp[GW_W_O], wp[GW_B_O], s.d,
+                     trace_field(T, "delta", 3, d_dims, cls), cls,
+                     "T.delta", "T.message", "B.W_O");
     }
 
     gw_fits_memory((double) n * s.d * Bt + (double) m * s.d_src * Bt
-                   + (double) attn_block_backward_work(&s));
+                   + (double) attn_block_backward_work(&s), cls);
     const attn_int wq[2] = { s.d, hk }, wk[2] = { s.d_src, hk_kv };
     const attn_int wv[2] = { s.d_src, hv_kv }, wo[2] = { hv, s.d };
     const attn_int xq[3] = { n, s.d, Bt }, xkv[3] = { m, s.d_src, Bt };
-    mxArray *gW_Q = gw_new_double(2, wq), *gW_K = gw_new_double(2, wk);
-    mxArray *gW_V = gw_new_double(2, wv), *gW_O = gw_new_double(2, wo);
-    mxArray *dX_q = gw_new_double(3, xq);
-    mxArray *dX_kv = cross ? gw_new_double(3, xkv) : dX_q;
+    mxArray *gW_Q = gw_new_real(cls, 2, wq), *gW_K = gw_new_real(cls, 2, wk);
+    mxArray *gW_V = gw_new_real(cls, 2, wv), *gW_O = gw_new_real(cls, 2, wo);
+    mxArray *dX_q = gw_new_real(cls, 3, xq);
+    mxArray *dX_kv = cross ? gw_new_real(cls, 3, xkv) : dX_q;
     /* the gradients of the biases B has: 1 x the columns of wq, wk, wv,
      * and 1 x d */
     const attn_int bias_cols[4] = { hk, hk_kv, hv_kv, s.d };
-    const double *bias[4] = { w.b_Q, w.b_K, w.b_V, w.b_O };
     mxArray *gb[4];
-    double *gbp[4];
+    void *gbp[4];
     for (int k = 0; k < 4; k++) {
         const attn_int dims[2] = { 1, bias_cols[k] };
-        gb[k] = bias[k] ? gw_new_double(2, dims) : NULL;
-        gbp[k] = bias[k] ? mxGetDoubles(gb[k]) : NULL;
+        const int has = wp[GW_B_Q + k] != NULL;
+        gb[k] = has ? gw_new_real(cls, 2, dims) : NULL;
+        gbp[k] = has ? gw_data(gb[k]) : NULL;
     }
-    attn_grads g = { mxGetDoubles(gW_Q), mxGetDoubles(gW_K),
-                     mxGetDoubles(gW_V), mxGetDoubles(gW_O),
-                     mxGetDoubles(dX_q), mxGetDoubles(dX_kv),
-                     gbp[0], gbp[1], gbp[2], gbp[3] };
 
-    double *work = gw_workspace(attn_block_backward_work(&s));
-    const int status = attn_block_backward(&s, &w, Xq, Xkv, &t, dY, &g, work);
+    void *work = gw_workspace(attn_block_backward_work(&s), cls);
+    int status;
+    if (cls == GW_SINGLE) {
+        const attn_trace_f t = { Q, K, V, NULL, A, message, NULL, NULL };
+        attn_grads_f g = { gw_data(gW_Q), gw_data(gW_K), gw_data(gW_V),
+                           gw_data(gW_O), gw_data(dX_q), gw_data(dX_kv),
+                           gbp[0], gbp[1], gbp[2], gbp[3] };
+        status = attn_block_backward_f(&s, &w.f, Xq, Xkv, &t, dY, &g, work);
+    } else {
+        const attn_trace t = { Q, K, V, NULL, A, message, NULL, NULL };
+        attn_grads g = { gw_data(gW_Q), gw_data(gW_K), gw_data(gW_V),
+                         gw_data(gW_O), gw_data(dX_q), gw_data(dX_kv),
+                         gbp[0], gbp[1], gbp[2], gbp[3] };
+        status = attn_block_backward(&s, &w.d, Xq, Xkv, &t, dY, &g, work);
+    }
     mxFree(work);
     gw_status(status);
 

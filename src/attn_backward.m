@@ -55,7 +55,7 @@
 ## residual @code{dY}.
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
-## (argument counts); @code{attention:type} (@var{dY} not a real full double
+## (argument counts); @code{attention:type} (@var{dY} not a real full double or single
 ## array, @var{T} or @var{B} not a struct); @code{attention:field} (a field
 ## of @var{T} or @var{B} missing, or @code{T.kind} not @qcode{"self"},
 ## @qcode{"masked"} or @qcode{"cross"}); @code{attention:size} (@var{dY}, a
@@ -66,7 +66,7 @@
 ## row of @code{T.Q}, @code{T.K}, @code{T.V} or @code{T.delta} differs from
 ## that row of the product it holds, e.g.@: @code{T.X*B.W_Q + B.b_Q}, beyond
 ## rounding); @code{attention:nonfinite};
-## @code{attention:overflow} (a gradient beyond the double range);
+## @code{attention:overflow} (a gradient beyond the range of its type);
 ## @code{attention:toolarge}.
 ##
 ## The gradient of L = sum (Y(:)) for a masked block, checked against

@@ -98,9 +98,13 @@
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace
 ## (gradients @code{dD} and @code{dE}).
 ##
+## @var{D}, @var{E} and the weights of @var{B} (and a cache) are all double,
+## or all single: then the single kernels run (BLAS sgemm) and @var{Y} and
+## every array of @var{T} are single (a model of @code{attn_cast}).
+##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
 ## (argument counts); @code{attention:type} (@var{D}, @var{E} or a weight
-## not a real full double array, @var{B} not a struct, @var{key_allow} not
+## not a real full double or single array, @var{B} not a struct, @var{key_allow} not
 ## logical); @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (@var{E} with another batch size than @var{D}, a
 ## weight whose shape disagrees, or @w{dk = 0}; when the rows of @var{D} or
@@ -111,7 +115,7 @@
 ## @code{attention:rope} (@var{B} has a @code{rope_base});
 ## @code{attention:mask} (@var{key_allow} not m×Bt);
 ## @code{attention:nonfinite} (NaN or Inf in an input);
-## @code{attention:overflow} (a score or a result beyond the double range:
+## @code{attention:overflow} (a score or a result beyond the range of its type:
 ## Inf or NaN from finite inputs); @code{attention:type} (@var{cache} not []
 ## or a struct); @code{attention:option} (@var{mode} not
 ## @qcode{"full"} or @qcode{"lean"}); @code{attention:toolarge} (sizes beyond

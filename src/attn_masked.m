@@ -107,9 +107,13 @@
 ##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
 ##
+## The rows and the weights of @var{B} (and a cache) are all double, or all
+## single: then the single kernels run (BLAS sgemm) and @var{Y} and every
+## array of @var{T} are single (a model of @code{attn_cast}).
+##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
 ## (argument counts); @code{attention:type} (@var{X} or a weight not a real
-## full double array, @var{B} not a struct, @var{key_allow} not logical);
+## full double or single array, @var{B} not a struct, @var{key_allow} not logical);
 ## @code{attention:field} (a field of @var{B} missing);
 ## @code{attention:size} (a weight whose shape disagrees with @var{X} or the
 ## other weights, or @w{dk = 0}; when the rows of @var{X} match the rows of
@@ -120,7 +124,7 @@
 ## (@code{rope_base} not a finite scalar > 0, or dk odd); @code{attention:mask}
 ## (@var{key_allow} not n×Bt); @code{attention:nonfinite} (NaN or Inf in
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
-## beyond the double range: Inf or NaN from finite inputs);
+## beyond the range of its type: Inf or NaN from finite inputs);
 ## @code{attention:type} (@var{cache} not [] or a struct);
 ## @code{attention:option} (@var{mode} not @qcode{"full"} or
 ## @qcode{"lean"}); @code{attention:toolarge} (sizes beyond what BLAS

@@ -20,7 +20,7 @@
 ## than one row and one column).  Inf and NaN pass through as in
 ## @code{X*W}.  @code{attn_rows_backward} returns its gradients.
 ##
-## Errors: @code{attention:type} (an argument not a real full double array),
+## Errors: @code{attention:type} (an argument not a real full double or single array),
 ## @code{attention:size} (shapes that do not agree),
 ## @code{attention:nargin}, @code{attention:nargout}.
 ##

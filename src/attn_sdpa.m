@@ -48,13 +48,17 @@
 ## The softmax subtracts each row's largest score first, so large scores do
 ## not overflow.
 ##
+## @var{Q}, @var{K} and @var{V} are double, or all three single: then the
+## single kernels run (BLAS sgemm) and the results are single (a model of
+## @code{attn_cast}).
+##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout}
-## (argument counts); @code{attention:type} (not a real full double array,
+## (argument counts); @code{attention:type} (not a real full double or single array,
 ## or @var{allow} not logical); @code{attention:size} (shapes that disagree,
 ## or @w{dk = 0}); @code{attention:mask} (@var{allow} of the wrong size, or
 ## a string other than @qcode{"causal"}); @code{attention:nonfinite} (NaN or
 ## Inf in @var{Q}, @var{K} or @var{V}); @code{attention:overflow} (a score
-## or a result beyond the double range: Inf or NaN from finite inputs);
+## or a result beyond the range of its type: Inf or NaN from finite inputs);
 ## @code{attention:toolarge} (a dimension beyond what BLAS addresses, or
 ## more memory than the machine has).
 ##

@@ -28,10 +28,10 @@
 ## of @var{Q}, @var{K} and @var{V}.  Pages P@dots{} are independent.
 ##
 ## Errors, by identifier: @code{attention:nargin}, @code{attention:nargout},
-## @code{attention:type} (not a real full double array),
+## @code{attention:type} (not a real full double or single array),
 ## @code{attention:size} (shapes that disagree, or @w{dk = 0}),
 ## @code{attention:nonfinite} (NaN or Inf), @code{attention:overflow} (a
-## gradient beyond the double range), @code{attention:toolarge}.
+## gradient beyond the range of its type), @code{attention:toolarge}.
 ##
 ## Seed 004's query again, with L the weight on "black" (V = I makes the
 ## message equal to the weights); the gradient agrees with central

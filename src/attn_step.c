@@ -17,10 +17,11 @@
 
 typedef struct {
     int adam;
+    gw_real cls;             /* the class of every gradient, array and moment */
     attn_adam_hyper h;
     double lr;
-    const double *mo, *ve;   /* total doubles each, NULL for zeros */
-    double *mo_out, *ve_out; /* total doubles each */
+    const void *mo, *ve;     /* total entries each, NULL for zeros */
+    void *mo_out, *ve_out;   /* total entries each */
     attn_int at;             /* leaves done so far: the offset in mo, ve */
     attn_int total;          /* numel of mo and vel (Adam) */
 } step_state;
@@ -42,9 +43,17 @@ static int real_double(const mxArray *a)
     return mxIsDouble(a) && !mxIsComplex(a) && !mxIsSparse(a);
 }
 
+/* A real full array of the class cls. */
+static int real_of(const mxArray *a, gw_real cls)
+{
+    return (cls == GW_SINGLE ? mxIsSingle(a) : mxIsDouble(a))
+           && !mxIsComplex(a) && !mxIsSparse(a);
+}
+
+
 /* A deep copy of an array without a gradient (config, vocabularies, a
- * block's heads): structs, cells, double, logical and char arrays are
- * copied here, anything else by Octave. */
+ * block's heads): structs, cells, double, single, logical and char
+ * arrays are copied here, anything else by Octave. */
 static mxArray *copy_plain(const mxArray *a)
 {
     /* The contents are reached before the dimensions are asked for:
@@ -75,13 +84,13 @@ static mxArray *copy_plain(const mxArray *a)
             if (x != NULL)
                 mxSetCell(c, k, copy_plain(x));
         }
-    } else if (real_double(a)) {
-        const double *x = mxGetDoubles(a);
+    } else if (real_of(a, GW_DOUBLE) || real_of(a, GW_SINGLE)) {
+        const void *x = gw_data(a);
         c = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
                                        (mwSize *) mxGetDimensions(a),
-                                       mxDOUBLE_CLASS, mxREAL);
+                                       mxGetClassID(a), mxREAL);
         if (n > 0)
-            memcpy(mxGetDoubles(c), x, n * sizeof(double));
+            memcpy(gw_data(c), x, n * mxGetElementSize(a));
     } else if (mxIsLogical(a)) {
         const mxLogical *x = mxGetLogicals(a);
         c = mxCreateLogicalArray(mxGetNumberOfDimensions(a),
@@ -103,43 +112,53 @@ static mxArray *copy_plain(const mxArray *a)
 static mxArray *step_leaf(const mxArray *w, const mxArray *g,
                           const char *path, step_state *st)
 {
-    if (!real_double(g))
+    const gw_real cls = st->cls;
+    if (!real_of(g, cls))
         mexErrMsgIdAndTxt("attention:type",
-                          "G.%s must be a real double array (a gradient)",
-                          path);
+                          "G.%s must be a real %s array (a gradient; the "
+                          "gradients of one step are all double or all "
+                          "single)", path, gw_class_name(cls));
     /* the data first, then the sizes (see copy_plain) */
-    const double *gd = mxGetDoubles(g);
-    const double *wd = w != NULL && real_double(w) ? mxGetDoubles(w) : NULL;
+    const void *gd = gw_data(g);
+    const void *wd = w != NULL && real_of(w, cls) ? gw_data(w) : NULL;
     if (wd == NULL || !same_size(w, g))
         mexErrMsgIdAndTxt("attention:type",
                           "G.%s must be the gradient of an array M.%s of "
-                          "its size (real double)", path, path);
+                          "its size and class (real %s)", path, path,
+                          gw_class_name(cls));
     const attn_int n = (attn_int) mxGetNumberOfElements(g);
     mxArray *out = mxCreateUninitNumericArray(
         mxGetNumberOfDimensions(w), (mwSize *) mxGetDimensions(w),
-        mxDOUBLE_CLASS, mxREAL);
+        mxGetClassID(w), mxREAL);
+    void *wo = gw_data(out);
     if (n == 0)
         return out;
     if (!st->adam) {
-        attn_sgd_step(n, wd, gd, st->lr, mxGetDoubles(out));
+        if (cls == GW_SINGLE)
+            attn_sgd_step_f(n, wd, gd, st->lr, wo);
+        else
+            attn_sgd_step(n, wd, gd, st->lr, wo);
         return out;
     }
     if (st->at + n > st->total)
         mexErrMsgIdAndTxt("attention:size",
                           "mom and vel must hold one entry per gradient "
                           "entry (%ld); G has more", (long) st->total);
+    void *mo_out = gw_at_out(st->mo_out, st->at, cls);
+    void *ve_out = gw_at_out(st->ve_out, st->at, cls);
+    const void *mo = mo_out, *ve = ve_out;
     if (st->mo == NULL) {
         /* first step: the moments start at zero */
-        memset(st->mo_out + st->at, 0, (size_t) n * sizeof(double));
-        memset(st->ve_out + st->at, 0, (size_t) n * sizeof(double));
-        attn_adam_step(n, wd, st->mo_out + st->at, st->ve_out + st->at, gd,
-                       &st->h, mxGetDoubles(out), st->mo_out + st->at,
-                       st->ve_out + st->at);
+        memset(mo_out, 0, (size_t) n * gw_size(cls));
+        memset(ve_out, 0, (size_t) n * gw_size(cls));
     } else {
-        attn_adam_step(n, wd, st->mo + st->at, st->ve + st->at, gd, &st->h,
-                       mxGetDoubles(out), st->mo_out + st->at,
-                       st->ve_out + st->at);
+        mo = gw_at(st->mo, st->at, cls);
+        ve = gw_at(st->ve, st->at, cls);
     }
+    if (cls == GW_SINGLE)
+        attn_adam_step_f(n, wd, mo, ve, gd, &st->h, wo, mo_out, ve_out);
+    else
+        attn_adam_step(n, wd, mo, ve, gd, &st->h, wo, mo_out, ve_out);
     st->at += n;
     return out;
 }
@@ -211,18 +230,36 @@ static double scalar_arg(const mxArray *a, const char *name)
     return mxGetScalar(a);
 }
 
-/* mom or vel: [] or a real double column of total entries */
-static const double *moment_arg(const mxArray *a, const char *name,
-                                attn_int total)
+/* mom or vel: [] or a real column of total entries of the class cls */
+static const void *moment_arg(const mxArray *a, const char *name,
+                              attn_int total, gw_real cls)
 {
     if (mxIsEmpty(a) && mxIsDouble(a))
         return NULL;
-    if (!real_double(a) || mxGetN(a) != 1
+    if (!real_of(a, cls) || mxGetN(a) != 1
         || (attn_int) mxGetM(a) != total)
         mexErrMsgIdAndTxt("attention:size",
                           "%s must be [] or a real column of %ld entries "
-                          "(one per gradient entry)", name, (long) total);
-    return mxGetDoubles(a);
+                          "(one per gradient entry; %s, as the gradients)",
+                          name, (long) total, gw_class_name(cls));
+    return gw_data(a);
+}
+
+/* The class of the first numeric leaf of a gradient struct (depth first,
+ * as the walk): single makes the step single; double otherwise. */
+static gw_real leaf_class(const mxArray *g)
+{
+    if (!mxIsStruct(g))
+        return mxIsSingle(g) ? GW_SINGLE : GW_DOUBLE;
+    const size_t count = mxGetNumberOfElements(g);
+    const int nf = mxGetNumberOfFields(g);
+    for (size_t k = 0; k < count; k++)
+        for (int i = 0; i < nf; i++) {
+            const mxArray *x = mxGetFieldByNumber(g, k, i);
+            if (x != NULL && (!mxIsStruct(x) || mxGetNumberOfElements(x)))
+                return leaf_class(x);
+        }
+    return GW_DOUBLE;
 }
 
 /* entries of the numeric leaves of a gradient struct */
@@ -259,6 +296,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     memset(&st, 0, sizeof st);
     mxArray *results[3];   /* m, then Adam's mom and vel */
     st.lr = scalar_arg(prhs[2], "lr");
+    st.cls = leaf_class(G);
     if (nrhs == 9) {
         st.adam = 1;
         const double beta1 = scalar_arg(prhs[5], "beta1");
@@ -270,17 +308,17 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                               "t must be the step count, an integer >= 1");
         st.h = attn_adam_at(st.lr, beta1, beta2, epsilon, t);
         st.total = count_leaves(G);
-        st.mo = moment_arg(prhs[3], "mom", st.total);
-        st.ve = moment_arg(prhs[4], "vel", st.total);
+        st.mo = moment_arg(prhs[3], "mom", st.total, st.cls);
+        st.ve = moment_arg(prhs[4], "vel", st.total, st.cls);
         if ((st.mo == NULL) != (st.ve == NULL))
             mexErrMsgIdAndTxt("attention:size",
                               "mom and vel must both be [] or both hold "
                               "the moments");
-        gw_fits_memory(2.0 * (double) st.total);
-        results[1] = gw_new_double(2, (attn_int[]) { st.total, 1 });
-        results[2] = gw_new_double(2, (attn_int[]) { st.total, 1 });
-        st.mo_out = mxGetDoubles(results[1]);
-        st.ve_out = mxGetDoubles(results[2]);
+        gw_fits_memory(2.0 * (double) st.total, st.cls);
+        results[1] = gw_new_real(st.cls, 2, (attn_int[]) { st.total, 1 });
+        results[2] = gw_new_real(st.cls, 2, (attn_int[]) { st.total, 1 });
+        st.mo_out = gw_data(results[1]);
+        st.ve_out = gw_data(results[2]);
     }
     char path[PATH_LEN] = "";
     results[0] = step_struct(m, G, path, &st);

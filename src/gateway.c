@@ -79,32 +79,81 @@ void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out)
                           max_out, nlhs);
 }
 
-const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
-                          gw_dims *dims)
+const char *gw_class_name(gw_real cls)
 {
-    if (!mxIsDouble(a) || mxIsComplex(a) || mxIsSparse(a)) {
+    return cls == GW_SINGLE ? "single" : "double";
+}
+
+gw_real gw_class_of(const mxArray *a, const char *name)
+{
+    if ((!mxIsDouble(a) && !mxIsSingle(a)) || mxIsComplex(a)
+        || mxIsSparse(a)) {
         char got[160];
         mexErrMsgIdAndTxt("attention:type",
-                          "%s must be a real full double array; got %s",
-                          name, describe(a, got, sizeof got));
+                          "%s must be a real full double or single array; "
+                          "got %s", name, describe(a, got, sizeof got));
+    }
+    return mxIsSingle(a) ? GW_SINGLE : GW_DOUBLE;
+}
+
+size_t gw_size(gw_real cls)
+{
+    return cls == GW_SINGLE ? sizeof(float) : sizeof(double);
+}
+
+const void *gw_at(const void *base, attn_int offset, gw_real cls)
+{
+    return (const char *) base + (size_t) offset * gw_size(cls);
+}
+
+void *gw_at_out(void *base, attn_int offset, gw_real cls)
+{
+    return (char *) base + (size_t) offset * gw_size(cls);
+}
+
+void *gw_data(const mxArray *a)
+{
+    return mxIsSingle(a) ? (void *) mxGetSingles(a)
+                         : (void *) mxGetDoubles(a);
+}
+
+const void *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
+                        gw_dims *dims, gw_real cls)
+{
+    if ((cls == GW_SINGLE ? !mxIsSingle(a) : !mxIsDouble(a))
+        || mxIsComplex(a) || mxIsSparse(a)) {
+        char got[160];
+        mexErrMsgIdAndTxt("attention:type",
+                          "%s must be a real full %s array (the arrays of "
+                          "one call are all double or all single); got %s",
+                          name, gw_class_name(cls),
+                          describe(a, got, sizeof got));
     }
     /* Data before dimensions: Octave 7 leaks the dimensions it cached for
      * an input when its data is fetched afterwards. */
-    const double *p = mxGetDoubles(a);
+    const void *p = gw_data(a);
     read_dims(a, name, max_ndims, dims);
     return p;
 }
 
-const double *gw_double(const mxArray *a, const char *name, int max_ndims,
-                        gw_dims *dims)
+const void *gw_finite(const mxArray *a, const char *name, int max_ndims,
+                      gw_dims *dims, gw_real cls)
 {
-    const double *p = gw_rows_arg(a, name, max_ndims, dims);
+    const void *p = gw_rows_arg(a, name, max_ndims, dims, cls);
     const size_t numel = mxGetNumberOfElements(a);
-    for (size_t i = 0; i < numel; i++)
-        if (!isfinite(p[i]))
-            mexErrMsgIdAndTxt("attention:nonfinite",
-                              "%s must be finite; element %lu is %g",
-                              name, (unsigned long) i + 1, p[i]);
+    size_t i = 0;
+    if (cls == GW_SINGLE)
+        while (i < numel && isfinite(((const float *) p)[i]))
+            i++;
+    else
+        while (i < numel && isfinite(((const double *) p)[i]))
+            i++;
+    if (i < numel)
+        mexErrMsgIdAndTxt("attention:nonfinite",
+                          "%s must be finite; element %lu is %g",
+                          name, (unsigned long) i + 1,
+                          cls == GW_SINGLE ? (double) ((const float *) p)[i]
+                                           : ((const double *) p)[i]);
     return p;
 }
 
@@ -158,10 +207,10 @@ void gw_fits_blas(const char *name, attn_int value)
                           name, (long) value);
 }
 
-void gw_fits_memory(double total_doubles)
+void gw_fits_memory(double total, gw_real cls)
 {
     static double machine = -1;  /* bytes; asking the kernel is slow */
-    const double bytes = 8.0 * total_doubles;
+    const double bytes = (double) gw_size(cls) * total;
     if (machine < 0)
         machine = (double) sysconf(_SC_PHYS_PAGES)
                   * (double) sysconf(_SC_PAGESIZE);
@@ -176,8 +225,8 @@ void gw_status(int status)
 {
     if (status != ATTN_OK)
         mexErrMsgIdAndTxt("attention:overflow",
-                          "a result overflowed the double range (Inf or NaN "
-                          "from finite inputs); scale the inputs down");
+                          "a result overflowed the range of its type (Inf or "
+                          "NaN from finite inputs); scale the inputs down");
 }
 
 /* A transparent huge page. */
@@ -233,11 +282,11 @@ static void reuse_freed_pages(void)
 #endif
 }
 
-double *gw_workspace(size_t doubles)
+void *gw_workspace(size_t count, gw_real cls)
 {
     reuse_freed_pages();
-    const size_t bytes = (doubles > 0 ? doubles : 1) * sizeof(double);
-    double *work = mxMalloc(bytes);
+    const size_t bytes = (count > 0 ? count : 1) * gw_size(cls);
+    void *work = mxMalloc(bytes);
     advise_huge_pages(work, bytes);
     return work;
 }
@@ -249,33 +298,37 @@ double *gw_workspace(size_t doubles)
  * is returned as it is, so the large results are made that way and
  * filled in place.  Smaller ones are created here and advised onto huge
  * pages: Octave's copy of them mostly lands on reused memory. */
-mxArray *gw_new_double(int ndims, const attn_int *dims)
+mxArray *gw_new_real(gw_real cls, int ndims, const attn_int *dims)
 {
     reuse_freed_pages();
     mwSize d[GW_MAX_DIMS];
-    size_t bytes = sizeof(double);
+    size_t bytes = gw_size(cls);
     for (int k = 0; k < ndims; k++) {
         d[k] = (mwSize) dims[k];
         bytes *= (size_t) dims[k];
     }
     if (bytes < OCTAVE_MADE_BYTES) {
-        mxArray *a = mxCreateUninitNumericArray((mwSize) ndims, d,
-                                                mxDOUBLE_CLASS, mxREAL);
-        advise_huge_pages(mxGetDoubles(a), bytes);
+        mxArray *a = mxCreateUninitNumericArray(
+            (mwSize) ndims, d, cls == GW_SINGLE ? mxSINGLE_CLASS
+                                                : mxDOUBLE_CLASS, mxREAL);
+        advise_huge_pages(gw_data(a), bytes);
         return a;
     }
-    mxArray *args[GW_MAX_DIMS + 1], *a = NULL;
+    /* zeros (d1, ..., dn, "double" or "single") */
+    mxArray *args[GW_MAX_DIMS + 2], *a = NULL;
     args[0] = mxCreateString("zeros");
     for (int k = 0; k < ndims; k++)
         args[k + 1] = mxCreateDoubleScalar((double) d[k]);
-    mexCallMATLAB(1, &a, ndims + 1, args, "builtin");
-    for (int k = 0; k <= ndims; k++)
+    args[ndims + 1] = mxCreateString(gw_class_name(cls));
+    mexCallMATLAB(1, &a, ndims + 2, args, "builtin");
+    for (int k = 0; k <= ndims + 1; k++)
         mxDestroyArray(args[k]);
-    if (!mxIsDouble(a) || mxIsComplex(a)
-        || mxGetNumberOfElements(a) * sizeof(double) != bytes)
+    if ((cls == GW_SINGLE ? !mxIsSingle(a) : !mxIsDouble(a))
+        || mxIsComplex(a)
+        || mxGetNumberOfElements(a) * gw_size(cls) != bytes)
         mexErrMsgIdAndTxt("attention:internal",
-                          "zeros did not return a real double array of "
-                          "%lu bytes", (unsigned long) bytes);
+                          "zeros did not return a real %s array of %lu "
+                          "bytes", gw_class_name(cls), (unsigned long) bytes);
     return a;
 }
 
@@ -285,16 +338,16 @@ mxArray *gw_copy(const mxArray *a, const gw_dims *dims)
     for (int k = 0; k < dims->ndims; k++)
         d[k] = (mwSize) dims->dim[k];
     const int logical = mxIsLogical(a);
+    const gw_real cls = mxIsSingle(a) ? GW_SINGLE : GW_DOUBLE;
     mxArray *copy = logical
         ? mxCreateLogicalArray((mwSize) dims->ndims, d)
-        : gw_new_double(dims->ndims, dims->dim);
+        : gw_new_real(cls, dims->ndims, dims->dim);
     const size_t bytes = mxGetNumberOfElements(a)
-                         * (logical ? sizeof(mxLogical) : sizeof(double));
+                         * (logical ? sizeof(mxLogical) : gw_size(cls));
     if (bytes > 0)
-        memcpy(logical ? (void *) mxGetLogicals(copy)
-                       : (void *) mxGetDoubles(copy),
+        memcpy(logical ? (void *) mxGetLogicals(copy) : gw_data(copy),
                logical ? (const void *) mxGetLogicals(a)
-                       : (const void *) mxGetDoubles(a), bytes);
+                       : (const void *) gw_data(a), bytes);
     return copy;
 }
 
@@ -319,12 +372,13 @@ gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols)
 }
 
 void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
-                      gw_sdpa *op)
+                      gw_real cls, gw_sdpa *op)
 {
     gw_dims dk, dv, want;
-    op->Q = gw_double(Q, "Q", GW_MAX_DIMS, &op->q_dims);
-    op->K = gw_double(K, "K", GW_MAX_DIMS, &dk);
-    op->V = gw_double(V, "V", GW_MAX_DIMS, &dv);
+    op->cls = cls;
+    op->Q = gw_finite(Q, "Q", GW_MAX_DIMS, &op->q_dims, op->cls);
+    op->K = gw_finite(K, "K", GW_MAX_DIMS, &dk, op->cls);
+    op->V = gw_finite(V, "V", GW_MAX_DIMS, &dv, op->cls);
     op->n = op->q_dims.dim[0];
     op->dk = op->q_dims.dim[1];
     op->m = dk.dim[0];
@@ -378,10 +432,11 @@ void gw_return(int nlhs, mxArray *plhs[], int n, mxArray *results[])
 /* ---- the row-wise maps ------------------------------------------------- */
 
 
-const double *gw_width_row(const mxArray *a, const char *name, attn_int d)
+const void *gw_width_row(const mxArray *a, const char *name, attn_int d,
+                         gw_real cls)
 {
     gw_dims got;
-    const double *p = gw_rows_arg(a, name, 2, &got);
+    const void *p = gw_rows_arg(a, name, 2, &got, cls);
     const gw_dims want = { 2, { 1, d, 1, 1, 1, 1, 1, 1 } };
     gw_expect(name, &got, &want, "1 x d, d the columns of the rows");
     return p;
@@ -462,8 +517,8 @@ static attn_int head_count(const mxArray *a, const char *name)
 
 /* An optional bias of B: NULL when the field is absent or [], else a
  * finite 1 x cols row. */
-static const double *block_bias(const mxArray *B, const char *field,
-                                attn_int cols, const char *what)
+static const void *block_bias(const mxArray *B, const char *field,
+                              attn_int cols, const char *what, gw_real cls)
 {
     const mxArray *f = mxGetField(B, 0, field);
     if (!given(f))
@@ -471,7 +526,7 @@ static const double *block_bias(const mxArray *B, const char *field,
     char name[16];
     gw_dims got;
     snprintf(name, sizeof name, "B.%s", field);
-    const double *p = gw_double(f, name, 2, &got);
+    const void *p = gw_finite(f, name, 2, &got, cls);
     expect_2d(name, &got, 1, cols, what);
     return p;
 }
@@ -513,7 +568,7 @@ static double rope_base(const mxArray *B, int cross, attn_int dk)
 }
 
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
-              int cross, attn_weights *w, attn_shape *s)
+              int cross, gw_real cls, gw_weights *w, attn_shape *s)
 {
     const attn_int d = q->dims->dim[1], d_src = kv->dims->dim[1];
     char got[160];
@@ -534,10 +589,11 @@ void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
                           (long) s->kv_heads, (long) s->heads);
 
     gw_dims dq, dk, dv, dout;
-    w->W_Q = gw_double(gw_field(B, "block B", "W_Q"), "B.W_Q", 2, &dq);
-    w->W_K = gw_double(gw_field(B, "block B", "W_K"), "B.W_K", 2, &dk);
-    w->W_V = gw_double(gw_field(B, "block B", "W_V"), "B.W_V", 2, &dv);
-    w->W_O = gw_double(gw_field(B, "block B", "W_O"), "B.W_O", 2, &dout);
+    const void **p = w->array;
+    p[0] = gw_finite(gw_field(B, "block B", "W_Q"), "B.W_Q", 2, &dq, cls);
+    p[1] = gw_finite(gw_field(B, "block B", "W_K"), "B.W_K", 2, &dk, cls);
+    p[2] = gw_finite(gw_field(B, "block B", "W_V"), "B.W_V", 2, &dv, cls);
+    p[3] = gw_finite(gw_field(B, "block B", "W_O"), "B.W_O", 2, &dout, cls);
 
     const attn_int hk = dq.dim[1], hv_kv = dv.dim[1];
     tokens_are_rows(q, "B.W_Q", &dq);
@@ -574,12 +630,22 @@ void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
                 "width of the query rows"
               : "h*dv x d, h*dv the columns of B.W_V and d the width of the "
                 "query rows");
-    w->b_Q = block_bias(B, "b_Q", hk, "1 x h*dk, a row as wide as B.W_Q");
-    w->b_K = block_bias(B, "b_K", hk_kv, "1 x h_kv*dk, a row as wide as "
-                        "B.W_K");
-    w->b_V = block_bias(B, "b_V", hv_kv, "1 x h_kv*dv, a row as wide as "
-                        "B.W_V");
-    w->b_O = block_bias(B, "b_O", d, "1 x d, a row as wide as B.W_O");
+    p[4] = block_bias(B, "b_Q", hk, "1 x h*dk, a row as wide as B.W_Q",
+                      cls);
+    p[5] = block_bias(B, "b_K", hk_kv, "1 x h_kv*dk, a row as wide as "
+                      "B.W_K", cls);
+    p[6] = block_bias(B, "b_V", hv_kv, "1 x h_kv*dv, a row as wide as "
+                      "B.W_V", cls);
+    p[7] = block_bias(B, "b_O", d, "1 x d, a row as wide as B.W_O", cls);
+    if (cls == GW_SINGLE) {
+        const attn_weights_f typed = { p[0], p[1], p[2], p[3],
+                                       p[4], p[5], p[6], p[7] };
+        w->f = typed;
+    } else {
+        const attn_weights typed = { p[0], p[1], p[2], p[3],
+                                     p[4], p[5], p[6], p[7] };
+        w->d = typed;
+    }
     s->rope_base = rope_base(B, cross, s->dk);
     s->d = d;
     s->d_src = d_src;
@@ -623,8 +689,8 @@ static int trace_mode(const mxArray *a)
  * h_kv*dk x Bt) and V (past x h_kv*dv x Bt), the keys and values of the rows
  * before the key rows given (the trace T of the call before will do).
  * Sets s->past (0 without a cache). */
-static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
-                     const double **V)
+static void kv_cache(const mxArray *a, attn_shape *s, gw_real cls,
+                     const void **K, const void **V)
 {
     *K = *V = NULL;
     s->past = 0;
@@ -638,8 +704,10 @@ static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
                           describe(a, got, sizeof got));
     }
     gw_dims dk, dv;
-    *K = gw_double(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk);
-    *V = gw_double(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv);
+    *K = gw_finite(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk,
+                   cls);
+    *V = gw_finite(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv,
+                   cls);
     s->past = dk.dim[0];
     gw_dims want = { 3, { s->past, s->kv_heads * s->dk, s->batch,
                           1, 1, 1, 1, 1 } };
@@ -652,15 +720,22 @@ static void kv_cache(const mxArray *a, attn_shape *s, const double **K,
 }
 
 /* The first past rows of each item of Y (m x cols x Bt) = P (past x cols
- * x Bt). */
+ * x Bt), both of the type cls. */
 static void put_past(attn_int past, attn_int m, attn_int cols, attn_int Bt,
-                     const double *P, double *Y)
+                     gw_real cls, const void *P, void *Y)
 {
     for (attn_int b = 0; b < Bt; b++)
         for (attn_int c = 0; c < cols; c++)
-            memcpy(Y + (b * cols + c) * m, P + (b * cols + c) * past,
-                   (size_t) past * sizeof(double));
+            memcpy(gw_at_out(Y, (b * cols + c) * m, cls),
+                   gw_at(P, (b * cols + c) * past, cls),
+                   (size_t) past * gw_size(cls));
 }
+
+/* A block's trace for the core of the call's type. */
+typedef union {
+    attn_trace d;    /* GW_DOUBLE */
+    attn_trace_f f;  /* GW_SINGLE */
+} block_trace;
 
 /* The trace arrays of a block call, in the order of attn_trace. */
 enum { BLOCK_PARTS = 7, P_SCORES = 3, P_WEIGHTS = 4, P_DELTA = 6 };
@@ -676,9 +751,10 @@ static const char *part_names[BLOCK_PARTS] = {
  * array when T has no scores (the softmax then runs in place).  Sets
  * parts[i] (NULL for a part T does not return), *Y and every pointer of
  * t; returns the workspace (mxFree it after the kernel). */
-static double *block_memory(const attn_shape *s, int cross, int want_trace,
-                            int lean, mxArray *parts[BLOCK_PARTS],
-                            mxArray **Y, attn_trace *t)
+static void *block_memory(const attn_shape *s, gw_real cls, int cross,
+                          int want_trace, int lean,
+                          mxArray *parts[BLOCK_PARTS], mxArray **Y,
+                          block_trace *t)
 {
     const attn_int n = s->n, m = s->m, h = s->heads, Bt = s->batch;
     const attn_int hk = h * s->dk, hv = h * s->dv, d = s->d;
@@ -688,11 +764,11 @@ static double *block_memory(const attn_shape *s, int cross, int want_trace,
                                   + (double) m * hv_kv + 2.0 * n * m * h
                                   + (double) n * hv + 3.0 * n * d
                                   + (cross ? (double) m * s->d_src : 0.0))
-                   + (double) kernel_work);
+                   + (double) kernel_work, cls);
     const attn_int part_dims[BLOCK_PARTS][4] = {
         { n, hk, Bt }, { m, hk_kv, Bt }, { m, hv_kv, Bt }, { n, m, h, Bt },
         { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
-    double *buf[BLOCK_PARTS];
+    void *buf[BLOCK_PARTS + 1];   /* the parts, then out (Y) */
     size_t numel[BLOCK_PARTS], in_work = 0;
     for (int i = 0; i < BLOCK_PARTS; i++) {
         const int nd = i == P_SCORES || i == P_WEIGHTS ? 4 : 3;
@@ -701,24 +777,31 @@ static double *block_memory(const attn_shape *s, int cross, int want_trace,
             numel[i] *= (size_t) part_dims[i][k];
         parts[i] = NULL;
         if (want_trace && !(lean && i == P_SCORES)) {
-            parts[i] = gw_new_double(nd, part_dims[i]);
-            buf[i] = mxGetDoubles(parts[i]);
+            parts[i] = gw_new_real(cls, nd, part_dims[i]);
+            buf[i] = gw_data(parts[i]);
         } else if (i != P_SCORES)
             in_work += numel[i];
     }
-    double *work = gw_workspace(kernel_work + in_work);
-    double *next = work + kernel_work;
+    void *work = gw_workspace(kernel_work + in_work, cls);
+    attn_int next = (attn_int) kernel_work;  /* entries into work */
     for (int i = 0; i < BLOCK_PARTS; i++)
         if (parts[i] == NULL && i != P_SCORES) {
-            buf[i] = next;
-            next += numel[i];
+            buf[i] = gw_at_out(work, next, cls);
+            next += (attn_int) numel[i];
         }
     if (parts[P_SCORES] == NULL)
         buf[P_SCORES] = buf[P_WEIGHTS];
-    *Y = gw_new_double(3, part_dims[P_DELTA]);
-    const attn_trace tr = { buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
-                            buf[6], mxGetDoubles(*Y) };
-    *t = tr;
+    *Y = gw_new_real(cls, 3, part_dims[P_DELTA]);
+    buf[BLOCK_PARTS] = gw_data(*Y);
+    if (cls == GW_SINGLE) {
+        const attn_trace_f f = { buf[0], buf[1], buf[2], buf[3], buf[4],
+                                 buf[5], buf[6], buf[7] };
+        t->f = f;
+    } else {
+        const attn_trace d = { buf[0], buf[1], buf[2], buf[3], buf[4],
+                               buf[5], buf[6], buf[7] };
+        t->d = d;
+    }
     return work;
 }
 
@@ -732,26 +815,27 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
 
     gw_dims dq, dkv, dmask;
     const char *q_name = cross ? "D" : "X";
-    const double *Xq = gw_double(prhs[0], q_name, 3, &dq);
-    const double *Xkv = Xq;
+    const gw_real cls = gw_class_of(prhs[0], q_name);
+    const void *Xq = gw_finite(prhs[0], q_name, 3, &dq, cls);
+    const void *Xkv = Xq;
     dkv = dq;
     if (cross) {
-        Xkv = gw_double(prhs[1], "E", 3, &dkv);
+        Xkv = gw_finite(prhs[1], "E", 3, &dkv, cls);
         gw_dims want = dkv;
         want.dim[2] = dq.dim[2];
         gw_expect("E", &dkv, &want, "m x d_src x Bt, Bt the batch size of D");
     }
 
     attn_shape s;
-    attn_weights w;
+    gw_weights w;
     const gw_rows q_rows = { q_name, &dq }, kv_rows = { cross ? "E" : "X",
                                                        &dkv };
-    gw_block(prhs[b_arg], &q_rows, &kv_rows, cross, &w, &s);
+    gw_block(prhs[b_arg], &q_rows, &kv_rows, cross, cls, &w, &s);
     s.n = dq.dim[0];
     s.batch = dq.dim[2];
     s.causal = kind == BLOCK_MASKED;
-    const double *past_K, *past_V;
-    kv_cache(nrhs > b_arg + 3 ? prhs[b_arg + 3] : NULL, &s, &past_K,
+    const void *past_K, *past_V;
+    kv_cache(nrhs > b_arg + 3 ? prhs[b_arg + 3] : NULL, &s, cls, &past_K,
              &past_V);
     s.m = s.past + dkv.dim[0];
     gw_fits_blas("n", s.n);
@@ -773,15 +857,20 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     const attn_int d = s.d;
     const int want_trace = nlhs > 1;
     mxArray *parts[BLOCK_PARTS] = { NULL }, *Y;
-    attn_trace t;
-    double *work = block_memory(&s, cross, want_trace, lean, parts, &Y, &t);
+    block_trace t;
+    void *work = block_memory(&s, cls, cross, want_trace, lean, parts, &Y,
+                              &t);
     if (s.past > 0) {
-        put_past(s.past, m, hk_kv, Bt, past_K, t.K);
-        put_past(s.past, m, hv_kv, Bt, past_V, t.V);
+        void *K = cls == GW_SINGLE ? (void *) t.f.K : (void *) t.d.K;
+        void *V = cls == GW_SINGLE ? (void *) t.f.V : (void *) t.d.V;
+        put_past(s.past, m, hk_kv, Bt, cls, past_K, K);
+        put_past(s.past, m, hv_kv, Bt, cls, past_V, V);
     }
 
-    const int status = attn_block_forward(&s, &w, Xq, Xkv, key_allow, &t,
-                                          work);
+    const int status =
+        cls == GW_SINGLE
+            ? attn_block_forward_f(&s, &w.f, Xq, Xkv, key_allow, &t.f, work)
+            : attn_block_forward(&s, &w.d, Xq, Xkv, key_allow, &t.d, work);
     mxFree(work);
     gw_status(status);
 

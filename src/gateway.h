@@ -21,9 +21,32 @@ typedef struct {
 
 void gw_nargs(int nlhs, int nrhs, int min_in, int max_in, int max_out);
 
-/* A real, full, double, finite array of at most max_ndims dimensions. */
-const double *gw_double(const mxArray *a, const char *name, int max_ndims,
-                        gw_dims *dims);
+/* The type of a call's arrays: all double, or all single (the core's
+ * kernels with the suffix _f).  Set by the call's first numeric array;
+ * any other array of the other class is an attention:type error. */
+typedef enum { GW_DOUBLE = 0, GW_SINGLE = 1 } gw_real;
+
+/* The class of a, which must be a real full double or single array
+ * (attention:type otherwise). */
+gw_real gw_class_of(const mxArray *a, const char *name);
+
+/* "double" or "single", for messages. */
+const char *gw_class_name(gw_real cls);
+
+/* Bytes of one entry of the type. */
+size_t gw_size(gw_real cls);
+
+/* base + offset entries of the type (pages of an array). */
+const void *gw_at(const void *base, attn_int offset, gw_real cls);
+void *gw_at_out(void *base, attn_int offset, gw_real cls);
+
+/* The data of a double or single array. */
+void *gw_data(const mxArray *a);
+
+/* A real, full, finite array of the call's class cls, of at most
+ * max_ndims dimensions. */
+const void *gw_finite(const mxArray *a, const char *name, int max_ndims,
+                      gw_dims *dims, gw_real cls);
 
 /* A logical array of at most max_ndims dimensions. */
 const unsigned char *gw_logical(const mxArray *a, const char *name,
@@ -41,19 +64,21 @@ void gw_expect_as(const char *id, const char *name, const gw_dims *got,
 attn_int gw_pages(const gw_dims *dims, int from);
 
 /* Raise attention:toolarge when a BLAS dimension passes 2^31-1 or the
- * arrays to allocate (total doubles) exceed the machine's memory. */
+ * arrays to allocate (total entries of the type) exceed the machine's
+ * memory. */
 void gw_fits_blas(const char *name, attn_int value);
-void gw_fits_memory(double total_doubles);
+void gw_fits_memory(double total, gw_real cls);
 
 /* Raise attention:overflow unless status is ATTN_OK. */
 void gw_status(int status);
 
-/* The one workspace of a call, doubles long (mxMalloc: freed by Octave if
- * an error unwinds the call). */
-double *gw_workspace(size_t doubles);
+/* The one workspace of a call, count entries of the type long (mxMalloc:
+ * freed by Octave if an error unwinds the call). */
+void *gw_workspace(size_t count, gw_real cls);
 
-/* An uninitialised double array with dims: the core writes every entry. */
-mxArray *gw_new_double(int ndims, const attn_int *dims);
+/* An uninitialised array of the type with dims: the core writes every
+ * entry. */
+mxArray *gw_new_real(gw_real cls, int ndims, const attn_int *dims);
 
 /* An input of rows (tokens) by name, for messages. */
 typedef struct {
@@ -61,18 +86,28 @@ typedef struct {
     const gw_dims *dims;  /* n x width x Bt */
 } gw_rows;
 
+/* The block's arrays, and the core's struct of the call's type. */
+enum { GW_W_Q, GW_W_K, GW_W_V, GW_W_O, GW_B_Q, GW_B_K, GW_B_V, GW_B_O,
+       GW_WEIGHTS };
+typedef struct {
+    const void *array[GW_WEIGHTS];  /* in that order; NULL: no bias */
+    attn_weights d;                 /* GW_DOUBLE */
+    attn_weights_f f;               /* GW_SINGLE */
+} gw_weights;
+
 /* The block struct: checks fields, classes, finiteness and every width
  * against the widths of the query rows q and the key/value rows kv; a
  * weight whose rows match the rows of its input instead of its width is
  * reported as an input given with tokens as columns.  The optional fields
  * (absent or [] = off): biases b_Q, b_K, b_V, b_O, kv_heads, rope_base
- * (refused on a cross block).  Sets every field of w and the heads,
- * kv_heads, dk, dv, d, d_src and rope_base of s. */
+ * (refused on a cross block).  Every array has the class cls.  Sets
+ * every field of w and the heads, kv_heads, dk, dv, d, d_src and
+ * rope_base of s. */
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
-              int cross, attn_weights *w, attn_shape *s);
+              int cross, gw_real cls, gw_weights *w, attn_shape *s);
 
-/* A copy of a checked double or logical array of the given dims (Octave 7
- * leaks an input's cached dimensions under mxDuplicateArray). */
+/* A copy of a checked double, single or logical array of the given dims
+ * (Octave 7 leaks an input's cached dimensions under mxDuplicateArray). */
 mxArray *gw_copy(const mxArray *a, const gw_dims *dims);
 
 /* A field of a struct, or an attention:field error. */
@@ -82,13 +117,14 @@ const mxArray *gw_field(const mxArray *s, const char *sname,
 /* Q, K, V of attn_sdpa and attn_sdpa_backward: Q n x dk x P..., K m x dk x
  * P..., V m x dv x P..., the same trailing (page) dimensions. */
 typedef struct {
-    const double *Q, *K, *V;
+    gw_real cls;   /* the call's class, which Q, K and V have */
+    const void *Q, *K, *V;
     gw_dims q_dims;
     attn_int n, m, dk, dv, pages;
 } gw_sdpa;
 
 void gw_sdpa_operands(const mxArray *Q, const mxArray *K, const mxArray *V,
-                      gw_sdpa *op);
+                      gw_real cls, gw_sdpa *op);
 
 /* dims of an n x cols array with the pages of op: a result of attn_sdpa. */
 gw_dims gw_sdpa_shape(const gw_sdpa *op, attn_int cols);
@@ -99,13 +135,14 @@ void gw_return(int nlhs, mxArray *plhs[], int n, mxArray *results[]);
 
 /* ---- the row-wise maps (attn_rows, attn_layernorm and their backward) */
 
-/* A real full double array of at most max_ndims dimensions, any values
- * (Inf and NaN pass through the row-wise maps as in X*W). */
-const double *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
-                          gw_dims *dims);
+/* A real full array of the class cls of at most max_ndims dimensions, any
+ * values (Inf and NaN pass through the row-wise maps as in X*W). */
+const void *gw_rows_arg(const mxArray *a, const char *name, int max_ndims,
+                        gw_dims *dims, gw_real cls);
 
-/* A 1 x d row (gain, bias) for rows of width d. */
-const double *gw_width_row(const mxArray *a, const char *name, attn_int d);
+/* A 1 x d row (gain, bias) of the class cls for rows of width d. */
+const void *gw_width_row(const mxArray *a, const char *name, attn_int d,
+                         gw_real cls);
 
 /* dims of an n x cols x P... array with the pages of `rows` */
 gw_dims gw_with_cols(const gw_dims *rows, attn_int cols);

@@ -357,13 +357,18 @@
 %! refused (f, marker, "has no src_vocab, which a encoder-decoder model needs");
 
 %!test
-%! ## dtypes other than F64, fields missing or extra
-%! for dtype = {"F32", "I64", "BF16", "F64 "}
+%! ## dtypes other than F64 and F32 (a single model's), fields missing or
+%! ## extra; an F32 entry over F64 bytes is refused by its size
+%! for dtype = {"I64", "BF16", "F64 "}
 %!   e = entries;
 %!   e(2).dtype = dtype{1};
 %!   write_file (f, header_of (meta, e), data);
-%!   refused (f, marker, "only F64");
+%!   refused (f, marker, "only F64, F32 arrays are read");
 %! endfor
+%! e = entries;
+%! e(2).dtype = "F32";
+%! write_file (f, header_of (meta, e), data);
+%! refused (f, marker, "needs 96 bytes, its data_offsets give 192");
 %! h = header_of (meta, entries);
 %! write_file (f, regexprep (h, ',"data_offsets":\[0,', ',"extra":1,"data_offsets":[0,', "once"), data);
 %! refused (f, marker, "exactly the fields dtype, shape and data_offsets");

@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{ck} =} attn_checkpoint (@var{folder})
 ## @deftypefnx {} {@var{ck} =} attn_checkpoint (@var{file})
 ## @deftypefnx {} {@var{X} =} attn_checkpoint (@var{ck}, @var{name})
+## @deftypefnx {} {@var{X} =} attn_checkpoint (@var{ck}, @var{name}, "single")
 ## @deftypefnx {} {@var{found} =} attn_checkpoint (@var{ck}, @var{name}, "name")
 ## Open a checkpoint of another tool for attention models.  Read the
 ## tensors of a Hugging Face style checkpoint, one at a time.
@@ -52,7 +53,10 @@
 ## subnormals, @code{Inf} and @code{NaN} included; BF16 is the upper half
 ## of an F32), integers exactly up to 2^53, BOOL as 0 and 1.  Stored
 ## buffers that are no parameters (a causal mask, @code{position_ids}) are
-## read the same way.
+## read the same way.  With @qcode{"single"} the tensor is a single array:
+## an F32 tensor read as it is stored (half the memory of its double),
+## any other dtype rounded to single (@code{attn_import}'s
+## @qcode{"class"} @qcode{"single"}).
 ##
 ## A @var{name} that is not in the checkpoint is also looked for as an
 ## upload and a re-save of the same model may name it: with the prefix
@@ -109,18 +113,19 @@ function out = attn_checkpoint (source, name, what)
   if (! ischar (name) || rows (name) != 1)
     error ("attention:type", "attn_checkpoint: NAME must be a tensor's name (text), got %s", disp_arg (name));
   endif
-  if (nargin == 3 && ! (ischar (what) && strcmp (what, "name")))
-    error ("attention:option", "attn_checkpoint: the third argument may only be \"name\", got %s",
+  if (nargin == 3 && ! (ischar (what) && any (strcmp (what, {"name", "single"}))))
+    error ("attention:option", "attn_checkpoint: the third argument may only be \"name\" or \"single\", got %s",
            disp_arg (what));
   endif
-  k = find_name (source, name, nargin == 3);
-  if (nargin == 3)
+  names_only = nargin == 3 && strcmp (what, "name");
+  k = find_name (source, name, names_only);
+  if (names_only)
     out = "";
     if (k > 0)
       out = source.names{k};
     endif
   else
-    out = read_tensor (source, k);
+    out = read_tensor (source, k, nargin == 3);
   endif
 endfunction
 
@@ -304,8 +309,9 @@ function k = find_name (ck, name, quiet)
   endif
 endfunction
 
-## tensor k of ck read from its file, as double in Octave's layout
-function X = read_tensor (ck, k)
+## tensor k of ck read from its file, as double (or as single) in
+## Octave's layout
+function X = read_tensor (ck, k, as_single)
   if (! (isnumeric (ck.shard) && numel (ck.shard) == numel (ck.names) && iscell (ck.files)
          && any (ck.shard(k) == 1:numel (ck.files)) && isequal (size (ck.offsets), [numel(ck.names), 2])))
     error ("attention:type", "attn_checkpoint: CK is not what attn_checkpoint (FOLDER) returned (it was changed)");
@@ -328,11 +334,14 @@ function X = read_tensor (ck, k)
              where, ck.names{k}, span(2), bytes);
     endif
     info = struct ("name", ck.names{k}, "shape", shape, "offsets", [0, diff(span)], "dtype", ck.dtypes{k});
-    X = safetensors_data (fid, info, span(1), where);
+    X = safetensors_data (fid, info, span(1), where, as_single);
   unwind_protect_cleanup
     fclose (fid);
   end_unwind_protect
   X = X{1};
+  if (as_single)                       # F32 is single already
+    X = single (X);
+  endif
 endfunction
 
 %!test

@@ -2,6 +2,7 @@
 ## @deftypefn  {} {@var{m} =} attn_import (@var{folder})
 ## @deftypefnx {} {[@var{m}, @var{tok}] =} attn_import (@var{folder})
 ## @deftypefnx {} {[@dots{}] =} attn_import (@var{folder}, "tokenizer", false)
+## @deftypefnx {} {[@dots{}] =} attn_import (@var{folder}, "class", "single")
 ## Import a published checkpoint as an attention model.  A Hugging Face
 ## style checkpoint folder becomes a model of the package, matrix by matrix.
 ##
@@ -63,6 +64,12 @@
 ## vocabulary: @file{vocab.json}, with @file{source.spm} as tokenizer.
 ## @end table
 ##
+## With @qcode{"class"} @qcode{"single"} the model's arrays are single
+## (@code{attn_cast}): each tensor is converted as it is read, so the model
+## takes half the memory of a double one (a checkpoint's F32 numbers are
+## kept exactly, read as stored) and runs in single.  The default is
+## @qcode{"double"}.
+##
 ## Torch's linear layers store their weights output × input: the package's
 ## matrices are their transposes (@code{W_Q} is @code{q_proj.weight'}).
 ##
@@ -120,7 +127,8 @@ function [m, tok] = attn_import (folder, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  o = parse_options ("attn_import", {"tokenizer", true, "flag"}, varargin);
+  o = parse_options ("attn_import", {"tokenizer", true, "flag";
+                                     "class", "double", "one of double, single"}, varargin);
   ck = attn_checkpoint (folder);
   where = sprintf ("attn_import: \"%s\"", ck.folder);
   cfg = ck.config;
@@ -148,7 +156,7 @@ function [m, tok] = attn_import (folder, varargin)
     c.src_vocab = vocab;
   endif
   c = check_config (c, "attn_import");
-  m = build (ck, c, src, ignored, copies, where);
+  m = build (ck, c, src, ignored, copies, where, o.class);
 endfunction
 
 ## ------------------------------------------------------------------
@@ -596,7 +604,7 @@ endfunction
 
 ## ------------------------------------------------------------------
 ## the model of config c with every array read from ck as src says
-function m = build (ck, c, src, ignored, copies, where)
+function m = build (ck, c, src, ignored, copies, where, cls)
   parts = model_schema (c);
   [has, at] = ismember ({parts.path}, src(:,1));
   fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base", "sinusoidal", ...
@@ -644,7 +652,12 @@ function m = build (ck, c, src, ignored, copies, where)
            where, other{1}, config_key (ck.config, "model_type", "", "text", where));
   endif
   sizes = prod (vertcat (parts.shape), 2);
-  check_memory (sum (sizes), max (sizes), "attn_import", "the model", "");
+  share = 1 - 0.5 * strcmp (cls, "single");   # of a double's 8 bytes
+  check_memory (share * sum (sizes), share * max (sizes), "attn_import", "the model", "");
+  as = {};                                  # attn_checkpoint's reading: double, or single
+  if (strcmp (cls, "single"))
+    as = {"single"};
+  endif
 
   ## the layout in schema order, then each tensor read once
   m.config = rmfield (c, {"src_vocab", "tgt_vocab"});
@@ -653,7 +666,7 @@ function m = build (ck, c, src, ignored, copies, where)
   for i = 1:n
     x = [];
     if (fixed(i) && strncmp (parts(i).init, "sinusoidal", 10))
-      x = sinusoid_table (parts(i).shape(1), parts(i).shape(2), parts(i).init);
+      x = cast (sinusoid_table (parts(i).shape(1), parts(i).shape(2), parts(i).init), cls);
     elseif (fixed(i))
       x = c.(parts(i).init);
     endif
@@ -664,16 +677,16 @@ function m = build (ck, c, src, ignored, copies, where)
     if (isempty (tensors{t}))
       continue;
     endif
-    X = attn_checkpoint (ck, tensors{t});
+    X = attn_checkpoint (ck, tensors{t}, as{:});
     if (! all (isfinite (X(:))))
       error ("attention:import", "%s: tensor \"%s\" holds NaN or Inf", where, tensors{t});
     endif
     for i = find (which(:)' == t)
-      m = subsasgn (m, parts(i).subs, convert (X, src(at(i),:), ck));
+      m = subsasgn (m, parts(i).subs, cast (convert (X, src(at(i),:), ck), cls));
     endfor
   endfor
   for k = 1:rows (copies)                   # a tied copy must be the array
-    if (! isequal (attn_checkpoint (ck, copies{k,1}), m.(copies{k,2})))
+    if (! isequal (attn_checkpoint (ck, copies{k,1}, as{:}), m.(copies{k,2})))
       error ("attention:import", "%s: the tensor \"%s\" should be a copy of the model's %s (they are tied), and is not",
              where, copies{k,1}, copies{k,2});
     endif
@@ -704,7 +717,7 @@ function x = convert (X, s, ck)
     case "cols"
       x = X(:, s{4});
     case "pos"                                # positions + token type 0
-      x = X + attn_checkpoint (ck, "embeddings.token_type_embeddings.weight")(1,:);
+      x = X + cast (attn_checkpoint (ck, "embeddings.token_type_embeddings.weight")(1,:), class (X));
     otherwise
       x = X;
   endswitch

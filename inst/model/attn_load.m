@@ -19,7 +19,8 @@
 ## vocabularies (distinct words; ids integers in range and distinct); that
 ## ids count from 1 (@code{"id_base"} @qcode{"1"}: a file counting from 0
 ## is refused with how to convert it); then every array's name, dtype
-## (@qcode{"F64"}), shape and place against the arrays that the model's
+## (@qcode{"F64"}, or @qcode{"F32"}: the arrays of a single model, which
+## load as single), shape and place against the arrays that the model's
 ## family and config call for, and against the bytes present (no overlap,
 ## no gap, nothing missing or left over).  Each refusal is an
 ## @code{attention:file} error that says what is wrong, in time that grows
@@ -60,7 +61,7 @@ function m = attn_load (file)
   unwind_protect
     refuse_foreign (fread (fid, 256, "uint8=>char")', where);
     frewind (fid);
-    [meta, info, start] = safetensors_header (fid, bytes, where);
+    [meta, info, start] = safetensors_header (fid, bytes, where, {"F64", 8; "F32", 4});
     check_meta (meta, where);
     [m, parts, at] = file_model ("plan", meta, info, "", where, "attn_load", {"format"});
     extra = setdiff ({info.name}, {parts.path});
@@ -68,7 +69,7 @@ function m = attn_load (file)
       error ("attention:file", "%s: the file has an array \"%s\", which a %s model with this config has not",
              where, extra{1}, m.config.family);
     endif
-    arrays = safetensors_data (fid, info, start, where);
+    arrays = safetensors_data (fid, info, start, where, true);   # F32: a single model
   unwind_protect_cleanup
     fclose (fid);
   end_unwind_protect

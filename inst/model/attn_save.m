@@ -5,11 +5,14 @@
 ##
 ## The file is in the safetensors format that PyTorch and other tools read:
 ## 8 bytes (a little-endian integer N), N bytes of JSON text (the header),
-## then every array's numbers as little-endian doubles.  The header names
+## then every array's numbers as little-endian doubles (singles, 4 bytes
+## each, for a model whose arrays are single: @code{attn_cast}).  The
+## header names
 ## each array of the model by its place in the struct
 ## (@qcode{"src_embed"}, @qcode{"decoder.1.cross.W_Q"},
 ## @qcode{"encoder.1.self.heads"}, in the model's order; layers count from
-## 1) with its @code{"dtype"} (@qcode{"F64"}), @code{"shape"} (the size in
+## 1) with its @code{"dtype"} (@qcode{"F64"}; @qcode{"F32"} for a single
+## array), @code{"shape"} (the size in
 ## Octave) and @code{"data_offsets"} (its first and past-the-end byte,
 ## counted from the end of the header); the arrays are stored row by row
 ## (C order), so that @code{W_Q} read in Python is the same matrix.  The

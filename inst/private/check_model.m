@@ -3,13 +3,16 @@
 ## @deftypefnx {} {@var{c} =} check_model (@var{m}, @var{caller}, @var{G})
 ## Check a model struct against its schema: @code{config}, @code{src_vocab}
 ## and @code{tgt_vocab} present, the config valid (@code{check_config}), and
-## every array of @code{model_schema (m)} there, real double, of its shape
+## every array of @code{model_schema (m)} there, real, of its shape, all
+## double or all single (@code{attn_cast}; the config's numbers in the
+## blocks, @code{heads}, @code{kv_heads}, @code{rope_base}, double)
 ## (the stacks holding as many layers as the config says, every block
 ## @code{heads} equal to @code{config.heads}).  Any failure is an
 ## @code{attention:model} error naming @var{caller} and the first bad part.
 ## With @var{G}, a gradient for @var{m} (the optimisers' argument), it is
 ## checked too: every learned part of the schema there with its shape and
-## no other array (@code{attention:type} naming the part), every number
+## the model's class and no other array (@code{attention:type} naming the
+## part), every number
 ## finite (@code{attention:nonfinite}).  NaN or Inf in an array of
 ## @var{m} is an @code{attention:nonfinite} error naming the array.
 ## @var{c} is the checked config with the vocabularies.  A config seen
@@ -68,13 +71,17 @@ function c = check_model (m, caller, G)
   endfor
   fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
   X = arrays (m, parts);
+  cls = "double";                          # the class of the model's arrays
+  if (any (! fixed) && isa (X{find (! fixed, 1)}, "single"))
+    cls = "single";
+  endif
   if (nargin > 2)
     learned = parts([parts.learned]);
     g = arrays (G, learned);
-    if (! all_fit (g, learned))
-      bad = learned(find (! fits (g, learned), 1));
-      error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s double array",
-             caller, bad.path, shape_str (bad.shape));
+    if (! all_fit (g, learned, cls, false (1, numel (learned))))
+      bad = learned(find (! fits (g, learned, cls, false (1, numel (learned))), 1));
+      error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s %s array",
+             caller, bad.path, shape_str (bad.shape), cls);
     endif
     extra = setdiff (leaf_paths (G, ""), {learned.path});
     if (! isempty (extra))
@@ -83,7 +90,7 @@ function c = check_model (m, caller, G)
     endif
     check_finite (g, learned, learned_groups, caller, "G");
   endif
-  if (all_fit (X, parts) && all ([X{fixed}] == cellfun (@(f) c.(f), {parts(fixed).init})))
+  if (all_fit (X, parts, cls, fixed) && all ([X{fixed}] == cellfun (@(f) c.(f), {parts(fixed).init})))
     check_finite (X, parts, groups, caller, "M");
     return;
   endif
@@ -92,9 +99,10 @@ function c = check_model (m, caller, G)
     x = X{i};
     if (ndims (x) == 3)
       error ("attention:model", "%s: M has no %s (see attn_model)", caller, p.path);
-    elseif (! isa (x, "double") || ! isreal (x) || any (size (x) != p.shape))
-      error ("attention:model", "%s: M.%s must be a real %s double array, got %s", caller,
-             p.path, shape_str (p.shape), disp_arg (x));
+    elseif (! isa (x, part_class (fixed(i), cls)) || ! isreal (x) || any (size (x) != p.shape))
+      error ("attention:model", "%s: M.%s must be a real %s %s array%s, got %s", caller,
+             p.path, shape_str (p.shape), part_class (fixed(i), cls),
+             single_note (fixed(i), cls), disp_arg (x));
     elseif (fixed(i) && x != c.(p.init))
       error ("attention:model", "%s: M.%s must be %g (config.%s), got %s", caller, p.path,
              c.(p.init), p.init, disp_arg (x));
@@ -161,16 +169,34 @@ function X = arrays (S, parts)
                "ErrorHandler", @(varargin) NaN (0, 0, 0));
 endfunction
 
-## which arrays are real doubles of their part's shape
-function ok = fits (X, parts)
+## which arrays are real arrays of their part's shape, of the class cls
+## (double where fixed: the config's numbers)
+function ok = fits (X, parts, cls, fixed)
   shapes = vertcat (parts.shape);
-  ok = (cellfun ("isclass", X, "double") & cellfun ("isreal", X)
+  ok = ((cellfun ("isclass", X, cls) & ! fixed | cellfun ("isclass", X, "double") & fixed)
+        & cellfun ("isreal", X)
         & cellfun ("ndims", X) == 2 & cellfun ("size", X, 1) == shapes(:,1)'
         & cellfun ("size", X, 2) == shapes(:,2)');
 endfunction
 
-function ok = all_fit (X, parts)
-  ok = all (fits (X, parts));
+function ok = all_fit (X, parts, cls, fixed)
+  ok = all (fits (X, parts, cls, fixed));
+endfunction
+
+## the class a part must have: the config's numbers are double
+function c = part_class (fixed, cls)
+  c = cls;
+  if (fixed)
+    c = "double";
+  endif
+endfunction
+
+## what a single model's part was measured against
+function s = single_note (fixed, cls)
+  s = "";
+  if (! fixed && strcmp (cls, "single"))
+    s = " (the model's first array is single: every array is)";
+  endif
 endfunction
 
 ## the config and the vocabularies' sizes and specials as one string, or

@@ -67,8 +67,9 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     for i = 1:N
       k = best(i);
       steps = st.n0(i):numel (D.ids{k}) - 1;
-      info(i).probs = zeros (numel (steps), numel (v.words));
-      info(i).A = zeros (numel (steps), st.src_len(i), h, numel (m.decoder));
+      cls = class (D.P{k});                   # the model's: double or single
+      info(i).probs = zeros (numel (steps), numel (v.words), cls);
+      info(i).A = zeros (numel (steps), st.src_len(i), h, numel (m.decoder), cls);
       if (! isempty (steps))
         info(i).probs(:) = D.P{k}(steps,:);
         if (h > 0)

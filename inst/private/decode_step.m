@@ -84,10 +84,11 @@ endfunction
 ## last id of those rows
 function [P, A] = rerun (m, st, gen)
   [s, R] = size (st.ids);
-  P = nan (R, numel (m.tgt_vocab.words));
+  cls = class (m.decoder(1).self.W_Q);        # the model's: double or single
+  P = nan (R, numel (m.tgt_vocab.words), cls);
   A = [];
   if (st.want_A)
-    A = zeros (R, rows (st.src), m.decoder(1).cross.heads, numel (m.decoder));
+    A = zeros (R, rows (st.src), m.decoder(1).cross.heads, numel (m.decoder), cls);
   endif
   if (! any (gen))
     return;

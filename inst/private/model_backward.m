@@ -27,7 +27,7 @@ function [G, R] = model_backward (m, tr, dlogits)
       if (isfield (tr, "pool_weights"))        # readout = sum (w .* E)
         dE = tr.pool_weights .* dX;
       else                                     # readout = E(1,:,:)
-        dE = zeros (size (tr.encoded));
+        dE = zeros (size (tr.encoded), class (dX));
         dE(1,:,:) = dX;
       endif
     else
@@ -47,7 +47,7 @@ function [G, R] = model_backward (m, tr, dlogits)
       G.b_vocab = db;
     endif
     if (strcmp (family.pool, "prefix"))
-      dD = [zeros(1, d, size (dD, 3)); dD];    # the source slot's row is not read
+      dD = [zeros(1, d, size (dD, 3), class (dD)); dD];    # the source slot's row is not read
     endif
     if (c.final_norm)
       [dD, G.decoder_norm] = layer_norm_backward (dD, tr.decoder_norm, m.decoder_norm, c);
@@ -62,7 +62,7 @@ function [G, R] = model_backward (m, tr, dlogits)
       [dX, G.tgt_embed_norm] = layer_norm_backward (dX, tr.tgt_embed_norm, m.tgt_embed_norm, c);
     endif
     if (isfield (m, "tgt_pos"))
-      G.tgt_pos = zeros (size (m.tgt_pos));
+      G.tgt_pos = zeros (size (m.tgt_pos), class (m.tgt_pos));
       G.tgt_pos(1:rows (dX),:) = sum (dX, 3);  # every design adds p_t last
     endif
     switch (family.pool)
@@ -103,7 +103,7 @@ function [G, R] = model_backward (m, tr, dlogits)
     endif
     G.src_embed = embed_backward (dS, tr.source_ids, m.src_embed, c);
     if (isfield (m, "src_pos"))
-      G.src_pos = zeros (size (m.src_pos));
+      G.src_pos = zeros (size (m.src_pos), class (m.src_pos));
       G.src_pos(1:rows (dS),:) = sum (dS, 3);
     endif
   endif

@@ -1,7 +1,9 @@
 ## arrays = safetensors_data (fid, info, start, where): the arrays that
 ## safetensors_header described (info, in data order), read from fid
 ## (little-endian), converted to double and laid out in Octave's order (the
-## file is row-major).  Before anything is read, arrays that would not fit
+## file is row-major).
+## arrays = safetensors_data (fid, info, start, where, true): the same, but
+## F32 arrays are single (as attn_save writes a single model).  Before anything is read, arrays that would not fit
 ## in memory are an attention:toolarge error (check_memory, the rule of
 ## attn_model); a short read is an attention:file error.
 ##
@@ -10,7 +12,7 @@
 ## Inf and NaN included) and BF16 (the upper 16 bits of an F32) become the
 ## same numbers as doubles; the integer dtypes too, exactly up to 2^53
 ## (I64 and U64 beyond that are rounded); BOOL gives 0 and 1.
-function arrays = safetensors_data (fid, info, start, where)
+function arrays = safetensors_data (fid, info, start, where, keep_f32 = false)
   dtypes = {"F64", 8, "double"; "F32", 4, "single"; "F16", 2, "uint16"; "BF16", 2, "uint16";
             "I64", 8, "int64"; "I32", 4, "int32"; "I16", 2, "int16"; "I8", 1, "int8";
             "U64", 8, "uint64"; "U32", 4, "uint32"; "U16", 2, "uint16"; "U8", 1, "uint8";
@@ -27,7 +29,11 @@ function arrays = safetensors_data (fid, info, start, where)
     n = prod (shape);
     fseek (fid, start + info(i).offsets(1), SEEK_SET);
     kind = strcmp (dtypes(:,1), info(i).dtype);
-    x = fread (fid, n, [dtypes{kind,3} "=>double"], 0, "ieee-le");
+    to = "double";
+    if (keep_f32 && strcmp (info(i).dtype, "F32"))
+      to = "single";
+    endif
+    x = fread (fid, n, [dtypes{kind,3} "=>" to], 0, "ieee-le");
     if (numel (x) != n)
       error ("attention:file", "%s: array \"%s\" could not be read whole (the file changed?)",
              where, info(i).name);

@@ -1,11 +1,14 @@
 ## safetensors_write (file, names, arrays, meta, caller): write real double
-## arrays and text metadata to file in the safetensors format, atomically.
+## and single arrays and text metadata to file in the safetensors format,
+## atomically.
 ##
-## names: cellstr of array names; arrays: cell of real double arrays, in the
-## order they are written; meta: N×2 cellstr of metadata keys and values.
+## names: cellstr of array names; arrays: cell of real double or single
+## arrays, in the order they are written; meta: N×2 cellstr of metadata
+## keys and values.
 ## The file is an 8-byte little-endian header length N, N bytes of JSON
 ## (padded with spaces so that the data start at a multiple of 8):
-## "__metadata__" first, then each array's "dtype" ("F64"), "shape" (Octave's
+## "__metadata__" first, then each array's "dtype" ("F64" for double, "F32"
+## for single), "shape" (Octave's
 ## size) and "data_offsets" (from the first byte after the header), then the
 ## arrays' bytes in that order, row-major (C order) and little-endian.
 ## Every number of the header is printed here, none by jsonencode.
@@ -61,7 +64,7 @@ function safetensors_write (file, names, arrays, meta, caller)
       else
         x = x.';
       endif
-      ok = fwrite (fid, x, "double") == numel (x);
+      ok = fwrite (fid, x, merge (isa (x, "single"), "single", "double")) == numel (x);
     endfor
     if (! ok)
       error ("attention:file", "%s: writing failed (is the disk full?); the file is unchanged", where);
@@ -92,13 +95,23 @@ function h = header_text (names, arrays, meta)
   parts = {["\"__metadata__\":{" strjoin(strcat (keys, ":", values), ",") "}"]};
   at = 0;
   for i = 1:numel (arrays)
-    n = 8 * numel (arrays{i});
+    [dtype, bytes] = dtype_of (arrays{i});
+    n = bytes * numel (arrays{i});
     shape = strjoin (arrayfun (@(k) sprintf ("%d", k), size (arrays{i}), "UniformOutput", false), ",");
-    parts{end+1} = sprintf ("%s:{\"dtype\":\"F64\",\"shape\":[%s],\"data_offsets\":[%d,%d]}",
-                            jsonencode (names{i}), shape, at, at + n);
+    parts{end+1} = sprintf ("%s:{\"dtype\":\"%s\",\"shape\":[%s],\"data_offsets\":[%d,%d]}",
+                            jsonencode (names{i}), dtype, shape, at, at + n);
     at += n;
   endfor
   h = ["{" strjoin(parts, ",") "}"];
+endfunction
+
+## an array's dtype and bytes per number: F32 for single, F64 for double
+function [dtype, bytes] = dtype_of (x)
+  if (isa (x, "single"))
+    [dtype, bytes] = deal ("F32", 4);
+  else
+    [dtype, bytes] = deal ("F64", 8);
+  endif
 endfunction
 
 %!test
@@ -149,3 +162,18 @@ endfunction
 %! delete (f);
 %! assert (deblank (header), '{"__metadata__":{},"A":{"dtype":"F64","shape":[2,3],"data_offsets":[0,48]}}');
 %! assert (x, [1 2 3 4 5 6]);
+
+%!test
+%! ## a single array is F32, 4 bytes a number, beside an F64 one
+%! f = tempname ();
+%! safetensors_write (f, {"A", "B"}, {single([1.5 -2; 3 4]), 7}, cell (0, 2), "test");
+%! fid = fopen (f, "r");
+%! N = fread (fid, 1, "uint64", 0, "ieee-le");
+%! header = fread (fid, N, "uint8=>char")';
+%! a = fread (fid, 4, "single", 0, "ieee-le")';
+%! b = fread (fid, 1, "double", 0, "ieee-le");
+%! fclose (fid);
+%! delete (f);
+%! assert (deblank (header), '{"__metadata__":{},"A":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"B":{"dtype":"F64","shape":[1,1],"data_offsets":[16,24]}}');
+%! assert (a, [1.5 -2 3 4]);
+%! assert (b, 7);

@@ -75,7 +75,7 @@ function run = checkpoint_read (file, run, o, N, steps)
   where = sprintf ("attn_train: checkpoint \"%s\"", file);
   [fid, bytes] = safetensors_open (file, "attn_train");
   unwind_protect
-    [meta, info, start] = safetensors_header (fid, bytes, where);
+    [meta, info, start] = safetensors_header (fid, bytes, where, {"F64", 8; "F32", 4});
     if (! isfield (meta, "format") || ! strcmp (meta.format, "attention-checkpoint 1"))
       error ("attention:file",
              "%s is not a checkpoint of attn_train: its __metadata__ has no format \"attention-checkpoint 1\"",
@@ -92,7 +92,7 @@ function run = checkpoint_read (file, run, o, N, steps)
       error ("attention:file", "%s: the arrays must be those of a %s model and its training state; \"%s\" is %s",
              where, saved.config.family, odd{1}, merge (ismember (odd{1}, want), "missing", "not one of them"));
     endif
-    arrays = safetensors_data (fid, info, start, where);
+    arrays = safetensors_data (fid, info, start, where, true);   # F32: a single model
   unwind_protect_cleanup
     fclose (fid);
   end_unwind_protect

@@ -174,6 +174,7 @@ function [m, history] = attn_train (m, corpus, varargin)
           pick = run.order((s-1)*o.batch_size + 1 : min (s*o.batch_size, N));
           batch = model_batch (data, lengths, pick);
           [loss, G] = step_loss (run.m, batch, pick, o);
+          loss = double (loss);              # the history is double, whatever the model's class
           if (isempty (limit))
             limit = diverge_limit (struct ("loss", loss), m);
           endif
@@ -375,7 +376,7 @@ function [loss, exact, accuracy] = validate (m, val, batch_size)
       weights = val.weights(1:rows (batch.labels), pick);
       w = weights .* w;
     endif
-    total += model_loss (m, batch, weights, val.smoothing, "lean") * sum (w(:));
+    total += double (model_loss (m, batch, weights, val.smoothing, "lean")) * sum (w(:));
     count += sum (w(:));
   endfor
   loss = total / max (count, realmin);

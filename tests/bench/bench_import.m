@@ -3,7 +3,9 @@
 ## F32 weights written here in the layout GPT-2 publishes): seconds to
 ## import, the peak memory the import adds against the model's own arrays,
 ## a 128-token forward pass with its trace, and cached greedy tokens per
-## second.  Run by `make bench`, or alone from the repository's root:
+## second; then the model imported in double and in single ("class",
+## "single"), each in a fresh process: its bytes, the process's peak
+## memory, the import's and a forward pass's seconds.  Run by `make bench`, or alone from the repository's root:
 ##
 ##   octave-cli --eval 'addpath (fullfile (pwd, "src"), fullfile (pwd, "inst"));
 ##                      run ("tests/bench/bench_import.m")'
@@ -155,6 +157,26 @@ unwind_protect
     row ("each further token with the cache, s", token, "token");
     printf ("(ratio: PyTorch float64's time over the package's; above 1, the package is faster)\n");
   endif
+  clear m info tr
+  ## double and single ("class", "single"), each imported in a fresh Octave
+  ## (a process's peak memory only grows), then a 128-token forward pass:
+  ## the model's bytes, the peak resident memory of the process, seconds
+  printf ("\nimported in a fresh process each:\n%-7s %10s %14s %10s %12s\n", "class",
+          "model MiB", "peak RSS MiB", "import s", "forward s");
+  paths = sprintf ("addpath ('%s', '%s');", fileparts (which ("attn_self")),
+                   fileparts (fileparts (which ("attn_import"))));   # (its PKG_ADD: the topics)
+  for cls = {"double", "single"}
+    code = [paths, sprintf("t0 = tic (); m = attn_import ('%s', 'class', '%s'); t = toc (t0); ", folder, cls{1}), ...
+            sprintf("ids = mod ((1:128) * 7919, %d) + 1; t0 = tic (); tr = attn_forward (m, ids); f = toc (t0); ", V - 1), ...
+            "s = whos ('m'); r = fileread ('/proc/self/status'); ", ...
+            "hwm = str2double (regexp (r, 'VmHWM:\\s*(\\d+)', 'tokens', 'once'){1}) / 1024; ", ...
+            "printf ('%10.0f %14.0f %10.1f %12.2f\\n', s.bytes / 2^20, hwm, t, f);"];
+    [status, out] = system (sprintf ("octave-cli --no-history --no-init-file --eval \"%s\"", code));
+    printf ("%-7s %s", cls{1}, out);
+    if (status != 0)
+      printf ("(the %s import failed)\n", cls{1});
+    endif
+  endfor
 unwind_protect_cleanup
   confirm_recursive_rmdir (false, "local");
   rmdir (folder, "s");

@@ -167,3 +167,34 @@ printf ("       MEX at %.0f%% of dgemm 512^3, %.0f%% of the mixed dgemm ideal (t
 printf ("check: MEX vs reference, largest relative difference %.1e\n", gap);
 printf ("(\"mixed dgemm\": time the same products would take at the two measured\n");
 printf (" dgemm rates, d-sized at 512^3, per-head at 512x64x512, over the time taken)\n");
+
+## (c) the same causal block in single (a model of attn_cast (m, "single")):
+## the kernels on sgemm, half the bytes.  Double and single are timed in
+## turn, one step each, so that other work on the machine slows both alike;
+## the ratio is that of the medians.
+Bs = B;
+for f = {"W_Q", "W_K", "W_V", "W_O"}
+  Bs.(f{1}) = single (B.(f{1}));
+endfor
+Xs = single (X);
+dYs = single (dY);
+time_step (@attn_masked, {Xs, Bs}, @attn_backward, dYs, Bs, 1, 1);   # warm up
+[t_d, t_s] = deal (zeros (9, 1));
+for r = 1:9
+  t_d(r) = time_step (@attn_masked, {X, B}, @attn_backward, dY, B, 1, 1);
+  t_s(r) = time_step (@attn_masked, {Xs, Bs}, @attn_backward, dYs, Bs, 1, 1);
+endfor
+As = single (Ab);  Bbs = single (Bb);
+rate_big_s = 2 * 512^3 / time_per_call (@() As * Bbs, 10, 5);
+[Y_s, T_s] = attn_masked (Xs, Bs);
+G_s = attn_backward (dYs, T_s, Bs);
+gap_s = max ([relgap(double (Y_s), Y_ref), cellfun(@(f) relgap (double (G_s.(f)), G_ref.(f)),
+                                                    fieldnames (G_ref))']);
+printf ("\n(c) the same block in single vs double, in turn (9 steps each)\n");
+printf ("sgemm (Octave *): 512x512x512 %.1f GFLOP/s (dgemm above %.1f)\n",
+        rate_big_s / 1e9, rate_big / 1e9);
+printf ("%-8s %10s %10s\n", "", "seconds", "GFLOP/s");
+printf ("%-8s %10.4f %10.2f\n", "double", median (t_d), flops / median (t_d) / 1e9);
+printf ("%-8s %10.4f %10.2f\n", "single", median (t_s), flops / median (t_s) / 1e9);
+printf ("ratio: single %.2fx faster than double\n", median (t_d) / median (t_s));
+printf ("check: single vs double reference, largest relative difference %.1e\n", gap_s);

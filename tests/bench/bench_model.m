@@ -115,3 +115,36 @@ for i = 1:numel (steps)
   printf ("%-36s %12.3f %12.3f %7.1fx %12.0f %12.0f\n", names{i}, 1e3 * t(i,1),
           1e3 * t(i,2), t(i,2) / t(i,1), tokens(i) / t(i,1), tokens(i) / t(i,2));
 endfor
+
+## (d) single against double (attn_cast): an Adam step of the train-demo's
+## translation model (doc/train_demo.m: d = 64, h = 4, d_ff = 128, one
+## encoder and one decoder layer, pre-norm, batches of 64 pairs of 3-14
+## words), the Adam step of (b), and the greedy decoding of (c).  Double
+## and single run in turn, one call each, so that other work on the
+## machine slows both alike; the ratio is that of the medians.
+old = rand ("state");
+rand ("state", 2);
+src64 = arrayfun (@(i) random_sentence (en, 3, 14), 1:64, "UniformOutput", false);
+tgt64 = arrayfun (@(i) random_sentence (fr, 3, 14), 1:64, "UniformOutput", false);
+rand ("state", old);
+demo = attn_model (struct ("src_vocab", attn_vocab (en), "tgt_vocab", attn_vocab (fr),
+                           "d", 64, "heads", 4, "d_ff", 128, "encoder_layers", 1,
+                           "decoder_layers", 1, "max_len", 20, "norm", "pre", "seed", 1));
+demo_batch = attn_batch (demo, src64, tgt64);
+cases = {"train-demo: Adam step, batch 64", @(m) adam_step (m, demo_batch), demo, 15;
+         "(b) d=64 h=4: Adam step, batch 32", @(m) adam_step (m, big_batch), big, 10;
+         "(c) greedy, 20 tokens, cached", @(m) attn_greedy (m, src{1}, "max_len", 20), big, 20};
+printf ("\n(d) single vs double, in turn\n%-36s %12s %12s %8s\n", "", "double ms",
+        "single ms", "ratio");
+for i = 1:rows (cases)
+  [name, f, m, runs] = cases{i,:};
+  ms = attn_cast (m, "single");
+  f (m);  f (ms);                                   # warm up
+  [td, ts] = deal (zeros (runs, 1));
+  for r = 1:runs
+    td(r) = seconds_per_call (@() f (m), 1);
+    ts(r) = seconds_per_call (@() f (ms), 1);
+  endfor
+  printf ("%-36s %12.3f %12.3f %7.2fx\n", name, 1e3 * median (td), 1e3 * median (ts),
+          median (td) / median (ts));
+endfor

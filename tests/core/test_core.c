@@ -1110,6 +1110,289 @@ static void test_block_options(int causal, int cross)
     free(g.b_Q); free(g.b_K); free(g.b_V); free(g.b_O);
 }
 
+/* ---- tests: the single kernels (the _f names) -------------------------- */
+
+/* The single core against the double core on the same numbers (the
+ * double inputs rounded to single): a chain of at most 5 sums of at most
+ * 140 terms, each rounding by about eps relative; errors of random sign
+ * grow as the square root of the terms, so 64 * FLT_EPSILON (7.6e-6)
+ * relative to 1 + |double result| holds with a margin (measured: a few
+ * eps).  Arrays are allocated at their exact sizes for valgrind and ASan,
+ * outputs prefilled with NaN. */
+static const double TOL_F = 64 * 1.1920928955078125e-07;
+
+static float *falloc(size_t count)
+{
+    float *p = malloc(count ? count * sizeof(float) : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < count; i++)
+        p[i] = NAN;
+    return p;
+}
+
+static float *to_single(const double *a, size_t count)
+{
+    float *p = falloc(count);
+    for (size_t i = 0; i < count; i++)
+        p[i] = (float) a[i];
+    return p;
+}
+
+/* a (single) against b (double), count entries: rel_err on a's doubles */
+static void check_single(size_t count, const float *a, const double *b,
+                         const char *tag, const char *what)
+{
+    double *x = dalloc(count);
+    for (size_t i = 0; i < count; i++)
+        x[i] = a[i];
+    double e = rel_err((attn_int) count, 1, x, (attn_int) count, b,
+                       (attn_int) count);
+    check(e <= TOL_F, "%s: single %s err %g", tag, what, e);
+    free(x);
+}
+
+static attn_trace_f trace_alloc_f(const attn_shape *s)
+{
+    block_sizes z = sizes_of(s);
+    attn_trace_f t = { falloc(z.Q), falloc(z.K), falloc(z.V), falloc(z.S),
+                       falloc(z.S), falloc(z.msg), falloc(z.out),
+                       falloc(z.out) };
+    return t;
+}
+
+static void trace_free_f(attn_trace_f *t)
+{
+    free(t->Q); free(t->K); free(t->V); free(t->scores); free(t->A);
+    free(t->message); free(t->delta); free(t->out);
+}
+
+/* attn_sdpa_forward_f / _backward_f against the double kernels on the
+ * rounded numbers, every mask kind (the causal tiles from n = 64) */
+static void test_sdpa_single(attn_int n, attn_int m, attn_int dk,
+                             attn_int dv, const mask_kind *mk)
+{
+    char tag[96];
+    snprintf(tag, sizeof tag, "sdpa_f n=%ld m=%ld dk=%ld dv=%ld %s",
+             (long) n, (long) m, (long) dk, (long) dv, mk->name);
+    double *Q = drand((size_t) (n * dk)), *K = drand((size_t) (m * dk));
+    double *V = drand((size_t) (m * dv)), *dM = drand((size_t) (n * dv));
+    for (attn_int i = 0; i < n * dk; i++)  /* the numbers single holds */
+        Q[i] = (float) Q[i];
+    for (attn_int i = 0; i < m * dk; i++)
+        K[i] = (float) K[i];
+    for (attn_int i = 0; i < m * dv; i++)
+        V[i] = (float) V[i];
+    for (attn_int i = 0; i < n * dv; i++)
+        dM[i] = (float) dM[i];
+    unsigned char *keys = malloc((size_t) m);
+    unsigned char *pairs = malloc((size_t) (n * m));
+    random_masks(n, m, keys, pairs);
+    attn_mask mask = { mk->causal, mk->use_keys ? keys : NULL,
+                       mk->use_pairs ? pairs : NULL };
+    double *S = dalloc((size_t) (n * m)), *A = dalloc((size_t) (n * m));
+    double *M = dalloc((size_t) (n * dv));
+    double *work = dalloc(attn_sdpa_forward_work(n, m));
+    attn_sdpa_forward(n, m, dk, dv, Q, n, K, m, V, m, &mask, S, A, M, n, work);
+    double *dQ = dalloc((size_t) (n * dk)), *dK = dalloc((size_t) (m * dk));
+    double *dV = dalloc((size_t) (m * dv));
+    double *bwork = dalloc(attn_sdpa_backward_work(n, m));
+    attn_sdpa_backward(n, m, dk, dv, dM, n, Q, n, K, m, V, m, A, mk->causal,
+                       dQ, n, dK, m, dV, m, bwork);
+
+    float *Qf = to_single(Q, (size_t) (n * dk));
+    float *Kf = to_single(K, (size_t) (m * dk));
+    float *Vf = to_single(V, (size_t) (m * dv));
+    float *dMf = to_single(dM, (size_t) (n * dv));
+    float *Sf = falloc((size_t) (n * m)), *Af = falloc((size_t) (n * m));
+    float *Mf = falloc((size_t) (n * dv));
+    float *workf = falloc(attn_sdpa_forward_work(n, m));
+    int st = attn_sdpa_forward_f(n, m, dk, dv, Qf, n, Kf, m, Vf, m, &mask, Sf,
+                                 Af, Mf, n, workf);
+    check(st == ATTN_OK, "%s: status %d", tag, st);
+    check_single((size_t) (n * m), Af, A, tag, "A");
+    check_single((size_t) (n * dv), Mf, M, tag, "M");
+    float *dQf = falloc((size_t) (n * dk)), *dKf = falloc((size_t) (m * dk));
+    float *dVf = falloc((size_t) (m * dv));
+    float *bworkf = falloc(attn_sdpa_backward_work(n, m));
+    st = attn_sdpa_backward_f(n, m, dk, dv, dMf, n, Qf, n, Kf, m, Vf, m, Af,
+                              mk->causal, dQf, n, dKf, m, dVf, m, bworkf);
+    check(st == ATTN_OK, "%s: backward status %d", tag, st);
+    check_single((size_t) (n * dk), dQf, dQ, tag, "dQ");
+    check_single((size_t) (m * dk), dKf, dK, tag, "dK");
+    check_single((size_t) (m * dv), dVf, dV, tag, "dV");
+    free(Q); free(K); free(V); free(dM); free(keys); free(pairs); free(S);
+    free(A); free(M); free(work); free(dQ); free(dK); free(dV); free(bwork);
+    free(Qf); free(Kf); free(Vf); free(dMf); free(Sf); free(Af); free(Mf);
+    free(workf); free(dQf); free(dKf); free(dVf); free(bworkf);
+}
+
+/* a block forward and backward in single against double, with biases */
+static void test_block_single(const block_case *bc)
+{
+    attn_shape s = { bc->n, bc->self ? bc->n : bc->m, bc->d,
+                     bc->self ? bc->d : bc->d_src, bc->dk, bc->dv, bc->heads,
+                     bc->batch, bc->causal, 0, 0, 0.0 };
+    block_sizes z = sizes_of(&s);
+    char tag[96];
+    snprintf(tag, sizeof tag, "block_f n=%ld m=%ld h=%ld B=%ld%s%s",
+             (long) s.n, (long) s.m, (long) s.heads, (long) s.batch,
+             s.causal ? " causal" : "", bc->self ? " self" : " cross");
+    const size_t sizes[] = { z.W_Q, z.W_K, z.W_V, z.W_O,
+                             (size_t) (s.heads * s.dk),
+                             (size_t) (s.heads * s.dk),
+                             (size_t) (s.heads * s.dv), (size_t) s.d,
+                             z.Xq, z.Xkv, z.out };
+    enum { N_IN = sizeof sizes / sizeof sizes[0] };
+    double *in[N_IN];
+    float *in_f[N_IN];
+    for (int k = 0; k < N_IN; k++) {
+        in[k] = drand(sizes[k]);
+        for (size_t i = 0; i < sizes[k]; i++)
+            in[k][i] = (float) in[k][i];
+        in_f[k] = to_single(in[k], sizes[k]);
+    }
+    const double *Xkv = bc->self ? in[8] : in[9];
+    const float *Xkv_f = bc->self ? in_f[8] : in_f[9];
+    attn_weights w = { in[0], in[1], in[2], in[3], in[4], in[5], in[6],
+                       in[7] };
+    attn_weights_f wf = { in_f[0], in_f[1], in_f[2], in_f[3], in_f[4],
+                          in_f[5], in_f[6], in_f[7] };
+    attn_trace t = trace_alloc(&s);
+    attn_trace_f tf = trace_alloc_f(&s);
+    double *work = dalloc(attn_block_forward_work(&s));
+    float *work_f = falloc(attn_block_forward_work(&s));
+    attn_block_forward(&s, &w, in[8], Xkv, NULL, &t, work);
+    int st = attn_block_forward_f(&s, &wf, in_f[8], Xkv_f, NULL, &tf, work_f);
+    check(st == ATTN_OK, "%s: status %d", tag, st);
+    check_single(z.S, tf.A, t.A, tag, "A");
+    check_single(z.out, tf.out, t.out, tag, "out");
+
+    attn_grads g = { dalloc(z.W_Q), dalloc(z.W_K), dalloc(z.W_V),
+                     dalloc(z.W_O), dalloc(z.Xq), NULL, dalloc(sizes[4]),
+                     dalloc(sizes[5]), dalloc(sizes[6]), dalloc(sizes[7]) };
+    attn_grads_f gf = { falloc(z.W_Q), falloc(z.W_K), falloc(z.W_V),
+                        falloc(z.W_O), falloc(z.Xq), NULL, falloc(sizes[4]),
+                        falloc(sizes[5]), falloc(sizes[6]),
+                        falloc(sizes[7]) };
+    g.dXkv = bc->self ? g.dXq : dalloc(z.Xkv);
+    gf.dXkv = bc->self ? gf.dXq : falloc(z.Xkv);
+    double *bwork = dalloc(attn_block_backward_work(&s));
+    float *bwork_f = falloc(attn_block_backward_work(&s));
+    attn_block_backward(&s, &w, in[8], Xkv, &t, in[10], &g, bwork);
+    st = attn_block_backward_f(&s, &wf, in_f[8], Xkv_f, &tf, in_f[10], &gf,
+                               bwork_f);
+    check(st == ATTN_OK, "%s: backward status %d", tag, st);
+    check_single(z.W_Q, gf.W_Q, g.W_Q, tag, "dW_Q");
+    check_single(z.W_K, gf.W_K, g.W_K, tag, "dW_K");
+    check_single(z.W_V, gf.W_V, g.W_V, tag, "dW_V");
+    check_single(z.W_O, gf.W_O, g.W_O, tag, "dW_O");
+    check_single(sizes[4], gf.b_Q, g.b_Q, tag, "db_Q");
+    check_single(sizes[7], gf.b_O, g.b_O, tag, "db_O");
+    check_single(z.Xq, gf.dXq, g.dXq, tag, "dXq");
+    if (!bc->self)
+        check_single(z.Xkv, gf.dXkv, g.dXkv, tag, "dXkv");
+
+    for (int k = 0; k < N_IN; k++) {
+        free(in[k]);
+        free(in_f[k]);
+    }
+    trace_free(&t); trace_free_f(&tf); free(work); free(work_f);
+    free(g.W_Q); free(g.W_K); free(g.W_V); free(g.W_O); free(g.dXq);
+    free(g.b_Q); free(g.b_K); free(g.b_V); free(g.b_O);
+    free(gf.W_Q); free(gf.W_K); free(gf.W_V); free(gf.W_O); free(gf.dXq);
+    free(gf.b_Q); free(gf.b_K); free(gf.b_V); free(gf.b_O);
+    if (!bc->self) {
+        free(g.dXkv);
+        free(gf.dXkv);
+    }
+    free(bwork); free(bwork_f);
+}
+
+/* rows times a matrix, LayerNorm and the optimiser steps in single */
+static void test_rows_single(void)
+{
+    enum { n = 5, a = 4, c = 3, P = 3 };
+    const char *tag = "rows_f";
+    double *X = drand(n * a * P), *W = drand(a * c), *b = drand(c);
+    double *dY = drand(n * c * P);
+    for (int i = 0; i < n * a * P; i++)
+        X[i] = (float) X[i];
+    for (int i = 0; i < a * c; i++)
+        W[i] = (float) W[i];
+    for (int i = 0; i < c; i++)
+        b[i] = (float) b[i];
+    for (int i = 0; i < n * c * P; i++)
+        dY[i] = (float) dY[i];
+    float *Xf = to_single(X, n * a * P), *Wf = to_single(W, a * c);
+    float *bf = to_single(b, c), *dYf = to_single(dY, n * c * P);
+    double *Y = dalloc(n * c * P);
+    double *work = dalloc(attn_rows_forward_work(n, a, c, P));
+    float *Yf = falloc(n * c * P);
+    float *work_f = falloc(attn_rows_forward_work(n, a, c, P));
+    attn_rows_forward(n, a, c, P, X, W, b, Y, work);
+    attn_rows_forward_f(n, a, c, P, Xf, Wf, bf, Yf, work_f);
+    check_single(n * c * P, Yf, Y, tag, "Y");
+    double *dX = dalloc(n * a * P), *dW = dalloc(a * c), *db = dalloc(c);
+    double *bwork = dalloc(attn_rows_backward_work(n, a, c, P));
+    float *dXf = falloc(n * a * P), *dWf = falloc(a * c), *dbf = falloc(c);
+    float *bwork_f = falloc(attn_rows_backward_work(n, a, c, P));
+    attn_rows_backward(n, a, c, P, dY, X, W, dX, dW, db, bwork);
+    attn_rows_backward_f(n, a, c, P, dYf, Xf, Wf, dXf, dWf, dbf, bwork_f);
+    check_single(n * a * P, dXf, dX, tag, "dX");
+    check_single(a * c, dWf, dW, tag, "dW");
+    check_single(c, dbf, db, tag, "db");
+
+    /* LayerNorm of X's rows (width a) with gain W(:,1), bias b */
+    double *mu = dalloc(n * P), *sg = dalloc(n * P), *xh = dalloc(n * a * P);
+    double *Yn = dalloc(n * a * P);
+    float *muf = falloc(n * P), *sgf = falloc(n * P), *xhf = falloc(n * a * P);
+    float *Ynf = falloc(n * a * P);
+    attn_layernorm_forward(n, a, P, X, W, W + a, 1e-5, Yn, mu, sg, xh);
+    attn_layernorm_forward_f(n, a, P, Xf, Wf, Wf + a, 1e-5, Ynf, muf, sgf,
+                             xhf);
+    check_single(n * a * P, Ynf, Yn, "layernorm_f", "Y");
+    check_single(n * P, sgf, sg, "layernorm_f", "sigma");
+    double *dXn = dalloc(n * a * P), *dg = dalloc(a), *dbn = dalloc(a);
+    double *lwork = dalloc(2 * n);
+    float *dXnf = falloc(n * a * P), *dgf = falloc(a), *dbnf = falloc(a);
+    float *lwork_f = falloc(2 * n);
+    attn_layernorm_backward(n, a, P, X, xh, sg, W, dXn, dg, dbn, lwork);
+    attn_layernorm_backward_f(n, a, P, Xf, xhf, sgf, Wf, dXnf, dgf, dbnf,
+                              lwork_f);
+    check_single(n * a * P, dXnf, dXn, "layernorm_f", "dX");
+    check_single(a, dgf, dg, "layernorm_f", "dgain");
+
+    /* Adam, three steps from zero moments, against the double step */
+    enum { N = n * a * P };
+    double *mo = dalloc(N), *ve = dalloc(N), *w = dcopy(X, N);
+    float *mof = falloc(N), *vef = falloc(N), *wf = to_single(X, N);
+    memset(mo, 0, N * sizeof(double));
+    memset(ve, 0, N * sizeof(double));
+    memset(mof, 0, N * sizeof(float));
+    memset(vef, 0, N * sizeof(float));
+    for (int t = 1; t <= 3; t++) {
+        attn_adam_hyper h = attn_adam_at(1e-2, 0.9, 0.999, 1e-8, t);
+        attn_adam_step(N, w, mo, ve, dXn, &h, w, mo, ve);
+        attn_adam_step_f(N, wf, mof, vef, dXnf, &h, wf, mof, vef);
+    }
+    check_single(N, wf, w, "adam_f", "w");
+    check_single(N, mof, mo, "adam_f", "m");
+    attn_sgd_step_f(N, wf, dXnf, 0.5, wf);
+    attn_sgd_step(N, w, dXn, 0.5, w);
+    check_single(N, wf, w, "sgd_f", "w");
+
+    free(X); free(W); free(b); free(dY); free(Xf); free(Wf); free(bf);
+    free(dYf); free(Y); free(work); free(Yf); free(work_f); free(dX);
+    free(dW); free(db); free(bwork); free(dXf); free(dWf); free(dbf);
+    free(bwork_f); free(mu); free(sg); free(xh); free(Yn); free(muf);
+    free(sgf); free(xhf); free(Ynf); free(dXn); free(dg); free(dbn);
+    free(lwork); free(dXnf); free(dgf); free(dbnf); free(lwork_f); free(mo);
+    free(ve); free(w); free(mof); free(vef); free(wf);
+}
+
 int main(void)
 {
     /* scaled dot-product attention: shapes x masks (n != m, dk != dv,
@@ -1161,6 +1444,22 @@ int main(void)
     test_block_options(1, 0);
     test_block_options(0, 1);
     test_optimisers();
+
+    /* the single kernels: sdpa (every mask, the causal tiles), blocks
+     * with biases (self, causal, cross, batches), the row-wise maps, the
+     * optimiser steps */
+    static const attn_int shapes_f[][4] = {
+        { 4, 4, 2, 2 }, { 33, 20, 5, 7 }, { 260, 260, 4, 4 },
+    };
+    for (size_t k = 0; k < sizeof shapes_f / sizeof shapes_f[0]; k++)
+        for (int q = 0; q < N_MASKS; q++)
+            test_sdpa_single(shapes_f[k][0], shapes_f[k][1], shapes_f[k][2],
+                             shapes_f[k][3], &MASKS[q]);
+    test_block_single(&blocks[3]);
+    test_block_single(&blocks[6]);
+    test_block_single(&blocks[10]);
+    test_block_single(&blocks[13]);
+    test_rows_single();
 
     printf("%d passed, %d failed\n", n_passed, n_failed);
     return n_failed ? 1 : 0;

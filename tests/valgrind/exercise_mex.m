@@ -4,7 +4,7 @@
 ## causal sequence longer than the kernel's row tile and results large
 ## enough to be arrays Octave makes; the gradients of each trace;
 ## the K/V cache of attn_masked, attn_self and attn_cross; the block
-## options (biases, kv_heads, rope_base);
+## options (biases, kv_heads, rope_base); the single path of every gateway;
 ## tests/test_edge_cases.m and the tests of src/attn_step.m (the fused
 ## optimiser step) and of the row-wise maps (attn_rows, attn_layernorm and
 ## their backward); then the fuzz harness over the error
@@ -136,6 +136,75 @@ try
   ok = false;
 catch err
   ok = ok && strcmp (err.identifier, "attention:overflow");
+end_try_catch
+npass += ok;
+nfail += ! ok;
+## the single path (every gateway on single arrays): blocks with the
+## options, full and lean traces, a K/V cache and gradients; attn_sdpa
+## with pages and a causal sequence past the row tile; the row-wise maps;
+## the optimiser step; results of 1 MiB or more (single arrays Octave
+## makes); and a call that mixes classes
+S = @(x) single (x);
+for c = {[5 4 6 3 4 2], [130 130 4 4 4 1], [0 2 3 3 2 2]}
+  s = num2cell (c{1});
+  [n, m, d, d_src, h, Bt] = s{:};
+  B = struct ("W_Q", S(rand (d, 2*h)), "W_K", S(rand (d, h)), "W_V", S(rand (d, h)),
+              "W_O", S(rand (2*h, d)), "heads", h, "kv_heads", h / 2,
+              "b_Q", S(rand (1, 2*h)), "b_K", S(rand (1, h)), "b_V", S(rand (1, h)),
+              "b_O", S(rand (1, d)), "rope_base", 10000);
+  Bc = rmfield (B, "rope_base");
+  Bc.W_K = S(rand (d_src, h));
+  Bc.W_V = S(rand (d_src, h));
+  X = S(rand (n, d, Bt));  E = S(rand (m, d_src, Bt));
+  for f = {"attn_self", "attn_masked"}
+    [Y, T] = feval (f{1}, X, B, rand (n, Bt) > 0.3);
+    G = attn_backward (S(rand (size (Y))), T, B);
+    [Y, L] = feval (f{1}, X, B, [], "lean");
+    [Yc, C] = feval (f{1}, S(rand (2, d, Bt)), B, [], "lean", L);
+    ok = finite (Y, T.A, G.dX, G.b_Q, G.b_O, Yc, C.K) && isa (G.dX, "single");
+    npass += ok;
+    nfail += ! ok;
+  endfor
+  [Y, T] = attn_cross (X, E, Bc, rand (m, Bt) > 0.3);
+  G = attn_backward (S(rand (size (Y))), T, Bc);
+  Yc = attn_cross (X, E(1:0,:,:), Bc, [], "lean", T);
+  ok = finite (Y, T.A, G.dD, G.dE, G.b_K, Yc) && isa (Yc, "single");
+  npass += ok;
+  nfail += ! ok;
+endfor
+for c = {[3 4 2 5 2 3], [130 130 4 3]}
+  q = c{1};
+  Q = S(rand ([q(1) q(3) q(5:end)]));  K = S(rand ([q(2) q(3) q(5:end)]));
+  V = S(rand ([q(2) q(4) q(5:end)]));
+  [M, A, Sc] = attn_sdpa (Q, K, V, "causal");
+  [dQ, dK, dV] = attn_sdpa_backward (S(rand (size (M))), Q, K, V, A);
+  ok = finite (M, A, dQ, dK, dV) && isa (dV, "single");
+  npass += ok;
+  nfail += ! ok;
+endfor
+X = S(rand (4, 5, 3));  W = S(rand (5, 6));
+Y = attn_rows (X, W, S(rand (1, 6)));
+[dX, dW, db] = attn_rows_backward (S(rand (4, 6, 3)), X, W);
+[Yn, mu, sg, xh] = attn_layernorm (X, S(rand (1, 5)), S(rand (1, 5)), 1e-5);
+[dXn, dg, dbn] = attn_layernorm_backward (S(rand (4, 5, 3)), xh, sg, S(rand (1, 5)));
+M0 = struct ("a", struct ("W", S(rand (3, 4)), "heads", 2), "b", S(rand (1, 5)));
+G0 = struct ("a", struct ("W", S(rand (3, 4))), "b", S(rand (1, 5)));
+M1 = attn_step (M0, G0, 0.1);
+[M2, mo, ve] = attn_step (M0, G0, 0.1, [], [], 0.9, 0.999, 1e-8, 1);
+[M2, mo, ve] = attn_step (M2, G0, 0.1, mo, ve, 0.9, 0.999, 1e-8, 2);
+ok = finite (Y, dX, dW, db, Yn, dXn, dg, dbn, M1.a.W, M2.b, mo, ve) && isa (ve, "single");
+n = 1024;  d = 16;
+B = struct ("W_Q", S(rand (d, d) / d), "W_K", S(rand (d, d) / d),
+            "W_V", S(rand (d, d) / d), "W_O", S(rand (d, d) / d), "heads", 4);
+[Y, T] = attn_masked (S(rand (n, d)), B);
+G = attn_backward (S(rand (n, d)), T, B);
+[M, A] = attn_sdpa (S(rand (2048, 4)), S(rand (2048, 4)), S(rand (2048, 4)));
+ok = ok && finite (Y, T.A, G.dX, M, A) && isa (A, "single");
+try
+  attn_masked (rand (n, d), B);
+  ok = false;
+catch err
+  ok = ok && strcmp (err.identifier, "attention:type");
 end_try_catch
 npass += ok;
 nfail += ! ok;
