@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{m} =} attn_family (@var{config})
-## A model of one of seed 003's other attention families, initialised
-## from a seed.
+## A model of one of seed 003's other attention families.  It is
+## initialised from a seed.
 ##
 ## Seed 003 varies two things: which positions may attend, and which output
 ## embeddings the task reads.  Every family here is assembled from the same
