@@ -23,6 +23,10 @@ extern void dgemm_(const char *transa, const char *transb,
                    const double *alpha, const double *a, const int *lda,
                    const double *b, const int *ldb,
                    const double *beta, double *c, const int *ldc);
+extern void dgemv_(const char *trans, const int *m, const int *n,
+                   const double *alpha, const double *a, const int *lda,
+                   const double *x, const int *incx,
+                   const double *beta, double *y, const int *incy);
 extern void dtrmm_(const char *side, const char *uplo, const char *transa,
                    const char *diag, const int *m, const int *n,
                    const double *alpha, const double *a, const int *lda,
@@ -32,6 +36,10 @@ extern void sgemm_(const char *transa, const char *transb,
                    const float *alpha, const float *a, const int *lda,
                    const float *b, const int *ldb,
                    const float *beta, float *c, const int *ldc);
+extern void sgemv_(const char *trans, const int *m, const int *n,
+                   const float *alpha, const float *a, const int *lda,
+                   const float *x, const int *incx,
+                   const float *beta, float *y, const int *incy);
 extern void strmm_(const char *side, const char *uplo, const char *transa,
                    const char *diag, const int *m, const int *n,
                    const float *alpha, const float *a, const int *lda,
@@ -189,6 +197,7 @@ attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
 #define ATTN_REAL double
 #define ATTN_NAME(x) x
 #define ATTN_GEMM dgemm_
+#define ATTN_GEMV dgemv_
 #define ATTN_TRMM dtrmm_
 #define EXP exp
 #define SQRT sqrt
@@ -196,6 +205,7 @@ attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
 #undef ATTN_REAL
 #undef ATTN_NAME
 #undef ATTN_GEMM
+#undef ATTN_GEMV
 #undef ATTN_TRMM
 #undef EXP
 #undef SQRT
@@ -203,6 +213,7 @@ attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
 #define ATTN_REAL float
 #define ATTN_NAME(x) x##_f
 #define ATTN_GEMM sgemm_
+#define ATTN_GEMV sgemv_
 #define ATTN_TRMM strmm_
 #define EXP expf
 #define SQRT sqrtf
