@@ -21,15 +21,14 @@
  * parts are all zero complex, which Octave narrows to real when a MEX
  * function returns it).  Octave's mxChar is char (8 bits) and mxLogical
  * unsigned char: both are the format's bytes as they are. */
-#define _DEFAULT_SOURCE  /* madvise */
+#define _DEFAULT_SOURCE  /* madvise (huge_pages.h) */
 #include "mex.h"
+#include "huge_pages.h"
 
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 enum {
     MAX_DEPTH = 64,          /* nodes nested at most this deep */
@@ -118,23 +117,6 @@ static int bad_name(message *m, const char *s, size_t len)
  * zeros, through mexCallMATLAB) is returned as it is, so arrays from this
  * size on are made that way and filled in place. */
 #define OCTAVE_MADE_BYTES ((size_t) 1 << 20)
-
-/* Asks the kernel to back the whole huge pages inside p[0 .. bytes) with
- * huge pages when first touched: on a virtual machine a 4 KiB page fault
- * can cost 12 us.  Only a hint. */
-static void advise_huge_pages(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t) 1 << 21;
-    const uintptr_t first = ((uintptr_t) p + huge - 1) & ~(huge - 1);
-    const uintptr_t end = ((uintptr_t) p + bytes) & ~(huge - 1);
-    if (end > first)
-        madvise((void *) first, end - first, MADV_HUGEPAGE);
-#else
-    (void) p;
-    (void) bytes;
-#endif
-}
 
 /* A real array of class code (numeric) and dims, zeros, made by Octave. */
 static mxArray *octave_zeros(mwSize nd, const mwSize *dims, int code)

@@ -1,13 +1,12 @@
 /* gateway.c: argument checking and packing shared by the MEX gateways, and
  * the one gateway body behind attn_self, attn_masked and attn_cross. */
-#define _DEFAULT_SOURCE  /* madvise */
+#define _DEFAULT_SOURCE  /* madvise (huge_pages.h) */
 #include "gateway.h"
+#include "huge_pages.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>  /* mallopt */
@@ -229,9 +228,6 @@ void gw_status(int status)
                           "NaN from finite inputs); scale the inputs down");
 }
 
-/* A transparent huge page. */
-#define HUGE_PAGE_BYTES ((size_t) 1 << 21)
-
 /* Results from this size on are arrays that Octave makes (gw_new_double):
  * Octave's zeros writes such an array once, where returning one made here
  * would write it twice (here, then Octave's copy) and read it once.  At
@@ -239,25 +235,6 @@ void gw_status(int status)
  * its trace 11% faster; below 1 MiB the call into Octave costs more than
  * the copy. */
 #define OCTAVE_MADE_BYTES ((size_t) 1 << 20)
-
-/* Asks the kernel to back the whole huge pages inside p[0 .. bytes) with
- * huge pages when they are first touched.  On a virtual machine one 4 KiB
- * page fault can cost 12 us, more than the arithmetic done on the page.
- * Only a hint: the contents and the ownership of the memory do not
- * change. */
-static void advise_huge_pages(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t) HUGE_PAGE_BYTES;
-    const uintptr_t first = ((uintptr_t) p + huge - 1) & ~(huge - 1);
-    const uintptr_t end = ((uintptr_t) p + bytes) & ~(huge - 1);
-    if (end > first)
-        madvise((void *) first, end - first, MADV_HUGEPAGE);
-#else
-    (void) p;
-    (void) bytes;
-#endif
-}
 
 /* glibc's malloc gives blocks from 128 KiB on (or, once such a block was
  * freed, from its size on up to 32 MiB) pages of their own, and returns
