@@ -52,12 +52,14 @@ function c = check_model (m, caller, G)
     endif
     parts = model_schema (c);
     learned = parts([parts.learned]);
-    checked = {c, parts, rows_groups(parts), rows_groups(learned), struct_nodes(learned)};
+    fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
+    checked = {c, parts, rows_groups(parts), rows_groups(learned), struct_nodes(learned), ...
+               fixed, cellfun(@(f) c.(f), {parts(fixed).init})};
     if (! isempty (key))
       memo ("configs", key, checked);
     endif
   endif
-  [c, parts, groups, learned_groups, nodes] = checked{:};
+  [c, parts, groups, learned_groups, nodes, fixed, fixed_values] = checked{:};
   c.src_vocab = m.src_vocab;
   c.tgt_vocab = m.tgt_vocab;
   for s = {"encoder", "decoder"}
@@ -67,7 +69,6 @@ function c = check_model (m, caller, G)
              caller, s{1}, n, s{1});
     endif
   endfor
-  fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
   X = arrays (m, parts);
   if (nargin > 2)
     learned = parts([parts.learned]);
@@ -86,7 +87,7 @@ function c = check_model (m, caller, G)
     endif
     check_finite (g, learned, learned_groups, caller, "G");
   endif
-  if (all_fit (X, parts) && all ([X{fixed}] == cellfun (@(f) c.(f), {parts(fixed).init})))
+  if (all_fit (X, parts) && all ([X{fixed}] == fixed_values))
     check_finite (X, parts, groups, caller, "M");
     return;
   endif
