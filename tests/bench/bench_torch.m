@@ -22,7 +22,8 @@
 ## PyTorch, this script with ATTN_BENCH_SERVE set for the package) started
 ## once per thread count with OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
 ## MKL_NUM_THREADS in its environment and glibc's malloc told to keep freed
-## memory (GLIBC_TUNABLES below); each prints the thread counts it sees.
+## memory (GLIBC_TUNABLES below), and at 2 threads OMP_WAIT_POLICY=passive;
+## each prints the thread counts it sees.
 ## Each measurement is one warm-up pass then one timed pass, with the minor
 ## page faults it took; the driver asks the sides in turn, row by row, for
 ## ATTN_BENCH_ROUNDS rounds (default 5), and prints medians.  Before any
@@ -341,6 +342,9 @@ function out = run_threads (threads, trees, names, have_torch, here, sets_file, 
                             malloc_env, block_file)
   env = sprintf ("OMP_NUM_THREADS=%d OPENBLAS_NUM_THREADS=%d MKL_NUM_THREADS=%d %s",
                  threads, threads, threads, malloc_env);
+  if (threads > 1)              # OpenMP threads that spin steal the cores other work needs
+    env = ["OMP_WAIT_POLICY=passive " env];
+  endif
   pkg = {};
   for k = 1:numel (trees)
     pkg{k} = start (sprintf (["%s ATTN_BENCH_SERVE=%s octave-cli --no-gui --no-init-file " ...
@@ -465,7 +469,7 @@ function print_table (lines, names, rounds)
   ms = @(t) merge (isnan (t), "-", sprintf ("%.2f ms", 1e3 * t));
   printf ("\n| work |");
   printf (" %s | faults/step |", names{:});
-  printf (" PyTorch f64 | faults/step | ratio | PyTorch f32 | ratio |");
+  printf (" PyTorch f64 | faults/step | ratio | PyTorch f32 | ratio to f32 |");
   if (numel (names) > 1)
     printf (" %s / %s |", names{end}, names{1});
   endif
@@ -495,8 +499,8 @@ function print_table (lines, names, rounds)
     printf ("\n");
   endfor
   printf (["(ratio = PyTorch time / package time; above 1: the package is faster; medians\n" ...
-           " of %d interleaved rounds; faults: minor page faults a step (decoding: a call);\n" ...
-           " steps per step, decoding per call of 200 sentences)\n"], rounds);
+           " of %d interleaved rounds; training per step, decoding per call of 200\n" ...
+           " sentences; faults: minor page faults in that time)\n"], rounds);
 endfunction
 
 ## ---- main -----------------------------------------------------------------
