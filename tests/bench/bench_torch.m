@@ -471,7 +471,7 @@ function print_table (lines, names, rounds)
   printf (" %s | faults/step |", names{:});
   printf (" PyTorch f64 | faults/step | ratio | PyTorch f32 | ratio to f32 |");
   if (numel (names) > 1)
-    printf (" %s / %s |", names{end}, names{1});
+    printf (" %s time / %s time |", names{1}, names{end});
   endif
   printf ("\n|---|%s\n", repmat ("---|", 1, 2 * numel (names) + 5 + (numel (names) > 1)));
   for i = 1:numel (works)
@@ -491,7 +491,7 @@ function print_table (lines, names, rounds)
             merge (isnan (t(n+1,1)), "-", sprintf ("%.2f", t(n+1,1) / t(n,1))),
             ms (t(n+2,1)), merge (isnan (t(n+2,1)), "-", sprintf ("%.2f", t(n+2,1) / t(n,1))));
     if (n > 1)
-      printf (" %.2f× faster |", t(1,1) / t(n,1));
+      printf (" %.2f |", t(1,1) / t(n,1));
     endif
     if (! isnan (t(n+3,1)))
       printf (" dgemm limit %.1f ms: %.0f%% of it", 1e3 * t(n+3,1), 100 * t(n+3,1) / t(n,1));
