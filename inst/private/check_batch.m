@@ -43,7 +43,7 @@ function check_batch (m, batch, fname, need_labels)
       error ("attention:type", "%s: BATCH.%s must be a logical mask, got %s",
              fname, parts{i,2}, disp_arg (mask));
     endif
-    if (! isequal (size (ids), size (mask)))
+    if (! size_equal (ids, mask))
       error ("attention:size",
              "%s: BATCH ids and masks must agree in shape (%s %s, %s %s)", fname,
              parts{i,1}, shape_str (size (ids)), parts{i,2}, shape_str (size (mask)));
@@ -60,8 +60,9 @@ function check_batch (m, batch, fname, need_labels)
              fname, parts{i,1}, V, disp_arg (ids(bad)), bad);
     endif
   endfor
+  family = model_family (m);
   if (need_labels)
-    switch (model_family (m).readout)          # what the labels are of
+    switch (family.readout)                    # what the labels are of
       case "token"
         rows_of = "src";
       case "sentence"
@@ -78,32 +79,31 @@ function check_batch (m, batch, fname, need_labels)
              rows (batch.labels));
     endif
   endif
-  check_lengths (m, batch, fname);
+  check_lengths (m, family, batch, fname);
 endfunction
 
 ## error attention:size when a source or decoder input is longer than its
 ## position table; the message gives the true limits of the model
-function check_lengths (m, batch, fname)
-  parts = {};
-  too_long = false;
-  family = model_family (m);
-  if (family.source)
-    limit = m.config.max_len;
-    too_long = rows (batch.src) > limit;
-    parts{end+1} = sprintf ("source <= %d tokens, got %d", limit, rows (batch.src));
-  endif
+function check_lengths (m, family, batch, fname)
+  k = 0;
   if (family.decoder)
     k = prefix_rows (m);
-    limit = m.config.max_len - k;
-    too_long = too_long || rows (batch.tgt_in) > limit;
-    where = "";
-    if (k > 0)
-      where = ", position 1 holding the pooled source";
-    endif
-    parts{end+1} = sprintf ("decoder input <= %d tokens%s, got %d", limit, where,
-                            rows (batch.tgt_in));
   endif
-  if (too_long)
+  if ((family.source && rows (batch.src) > m.config.max_len)
+      || (family.decoder && rows (batch.tgt_in) > m.config.max_len - k))
+    parts = {};                                # every side's limit in the message
+    if (family.source)
+      parts{end+1} = sprintf ("source <= %d tokens, got %d", m.config.max_len,
+                              rows (batch.src));
+    endif
+    if (family.decoder)
+      where = "";
+      if (k > 0)
+        where = ", position 1 holding the pooled source";
+      endif
+      parts{end+1} = sprintf ("decoder input <= %d tokens%s, got %d", m.config.max_len - k,
+                              where, rows (batch.tgt_in));
+    endif
     error ("attention:size", "%s: sequences must fit the position tables (%s)", fname,
            strjoin (parts, "; "));
   endif

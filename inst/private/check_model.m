@@ -54,12 +54,15 @@ function c = check_model (m, caller, G)
              caller, missing{1}, disp_arg (c.(missing{1})));
     endif
     parts = model_schema (c);
-    checked = {c, parts, rows_groups(parts), rows_groups(parts([parts.learned]))};
+    learned = parts([parts.learned]);
+    fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
+    checked = {c, parts, rows_groups(parts), rows_groups(learned), struct_nodes(learned), ...
+               fixed, cellfun(@(f) c.(f), {parts(fixed).init})};
     if (! isempty (key))
       memo ("configs", key, checked);
     endif
   endif
-  [c, parts, groups, learned_groups] = checked{:};
+  [c, parts, groups, learned_groups, nodes, fixed, fixed_values] = checked{:};
   c.src_vocab = m.src_vocab;
   c.tgt_vocab = m.tgt_vocab;
   for s = {"encoder", "decoder"}
@@ -69,7 +72,6 @@ function c = check_model (m, caller, G)
              caller, s{1}, n, s{1});
     endif
   endfor
-  fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
   X = arrays (m, parts);
   cls = "double";                          # the class of the model's arrays
   if (any (! fixed) && isa (X{find (! fixed, 1)}, "single"))
@@ -83,14 +85,16 @@ function c = check_model (m, caller, G)
       error ("attention:type", "%s: G must hold the gradient of every learned array of M: G.%s must be a real %s %s array",
              caller, bad.path, shape_str (bad.shape), cls);
     endif
-    extra = setdiff (leaf_paths (G, ""), {learned.path});
-    if (! isempty (extra))
-      error ("attention:type", "%s: G.%s is no learned array of M (G must be M's gradient)",
-             caller, extra{1});
+    if (! only_nodes (G, nodes))           # then name what G has beside them
+      extra = setdiff (leaf_paths (G, ""), {learned.path});
+      if (! isempty (extra))
+        error ("attention:type", "%s: G.%s is no learned array of M (G must be M's gradient)",
+               caller, extra{1});
+      endif
     endif
     check_finite (g, learned, learned_groups, caller, "G");
   endif
-  if (all_fit (X, parts, cls, fixed) && all ([X{fixed}] == cellfun (@(f) c.(f), {parts(fixed).init})))
+  if (all_fit (X, parts, cls, fixed) && all ([X{fixed}] == fixed_values))
     check_finite (X, parts, groups, caller, "M");
     return;
   endif
@@ -153,6 +157,54 @@ function p = leaf_paths (S, pre)
     for k = 1:numel (f)
       p = [p, leaf_paths(S(i).(f{k}), [at f{k} "."])];
     endfor
+  endfor
+endfunction
+
+## every struct on the parts' paths (the top one first): its index, how
+## many fields it holds (-1: a stack, indexed by layer) and its number of
+## elements
+function nodes = struct_nodes (parts)
+  keys = {};
+  nodes = struct ("subs", {}, "fields", {}, "count", {});
+  for p = parts(:)'
+    for k = 1:numel (p.subs)
+      key = "";
+      for s = p.subs(1:k-1)
+        if (iscell (s.subs))
+          key = sprintf ("%s(%d)", key, s.subs{1});
+        else
+          key = [key "." s.subs];
+        endif
+      endfor
+      i = find (strcmp (keys, key), 1);
+      if (isempty (i))
+        i = numel (keys) + 1;
+        keys{i} = key;
+        nodes(i) = struct ("subs", p.subs(1:k-1), "fields", {{}}, "count", 1);
+      endif
+      if (strcmp (p.subs(k).type, "()"))
+        nodes(i).count = max (nodes(i).count, p.subs(k).subs{1});
+      else
+        nodes(i).fields = union (nodes(i).fields, {p.subs(k).subs});
+      endif
+    endfor
+  endfor
+  nodes = struct ("subs", {nodes.subs}, "count", {nodes.count},
+                  "fields", num2cell (cellfun (@(f) merge (isempty (f), -1, numel (f)),
+                                               {nodes.fields})));
+endfunction
+
+## whether S holds, in the structs of nodes, no field and no element beyond
+## theirs (S has every part's array: nothing is missing)
+function ok = only_nodes (S, nodes)
+  ok = isstruct (S) && isscalar (S) && numfields (S) == nodes(1).fields;
+  for k = 2:numel (nodes)
+    if (! ok)
+      return;
+    endif
+    v = subsref (S, nodes(k).subs);
+    ok = (isstruct (v) && numel (v) == nodes(k).count
+          && (nodes(k).fields < 0 || numfields (v) == nodes(k).fields));
   endfor
 endfunction
 
@@ -306,6 +358,18 @@ endfunction
 %! fail ('check_model (m, "f", setfield (G, "b_vocab", [0 0 0 NaN 0 0]))', "f: G.b_vocab must be finite, got NaN at \\(1,4\\)");
 %! G.decoder(1).norm_self.scale = 1;
 %! fail ('check_model (m, "f", G)', "f: G.decoder.1.norm_self.scale is no learned array of M");
+%!test
+%! ## what a gradient holds beside the model's arrays is found wherever it is
+%! [~, G] = attn_loss (m, "a b", "x y");
+%! fail ('check_model (m, "f", setfield (G, "decoder", [G.decoder, G.decoder(2)]))',
+%!       "f: G.decoder.3.cross.W_K is no learned array of M");
+%! G.encoder.ffn.extra = {};
+%! fail ('check_model (m, "f", G)', "f: G.encoder.1.ffn.extra is no learned array of M");
+%! G.encoder.ffn = rmfield (G.encoder.ffn, "extra");
+%! G.decoder(2).cross.b_Q = 1;
+%! fail ('check_model (m, "f", G)', "f: G.decoder.2.cross.b_Q is no learned array of M");
+%! G.decoder = rmfield (G.decoder, "cross");
+%! fail ('check_model (m, "f", G)', "G must hold the gradient of every learned array of M");
 
 ## the gradient of every family holds the learned parts of its schema with
 ## their shapes, and no other array (the values are checked against finite

@@ -28,7 +28,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   ## sentence best first (ties in the order found)
   N = numel (st.n0);
   v = m.tgt_vocab;
-  ids = cellfun (@(q, n) q(n+1:end)(:)', D.ids, num2cell (st.n0(D.sent)), "UniformOutput", false);
+  ids = written (D.ids, st.n0(D.sent));
   alpha = 0;
   if (isfield (o, "alpha"))
     alpha = o.alpha;
@@ -38,8 +38,7 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   [~, by] = sort (D.sent(order));
   order = order(by);
   best = order(diff ([0; D.sent(order)]) != 0);    # one per sentence, in order
-  texts = reshape (cellfun (@(q) join_words (v.words(q(q != v.eos))), ids(best)',
-                            "UniformOutput", false), st.shape);
+  texts = reshape (join_words (v.words, ids(best), v.eos), st.shape);
   if (! st.many)
     texts = texts{1};
   endif
@@ -94,9 +93,35 @@ function t = most_probable (P)
 endfunction
 
 ## the words of a cell joined by single spaces ("" for none)
-function t = join_words (w)
-  t = "";
-  if (! isempty (w))
-    t = sprintf ("%s ", w{:})(1:end-1);
+function t = join_words (words, ids, eos)
+  ## every sentence at once: its words (no eos) one space apart, "" when none
+  t = cell (1, 0);
+  if (isempty (ids))
+    return;
   endif
+  n = cellfun ("numel", ids);
+  flat = [zeros(1, 0), ids{:}];
+  sent = repelem (1:numel (ids), n(:)');
+  keep = flat != eos;
+  [flat, sent] = deal (flat(keep), sent(keep));
+  w = words(flat)(:)';
+  first = diff ([0, sent]) != 0;           # no space before a sentence's first word
+  sep = repmat ({" "}, size (w));
+  sep(first) = {""};
+  joined = [sep; w];
+  chars = accumarray ([sent(:); numel(ids)], [cellfun("numel", w)(:) + ! first(:); 0]);
+  t = mat2cell (reshape ([joined{:}], 1, []), 1, chars');
+  t(chars == 0) = {""};
+endfunction
+
+## the ids each hypothesis wrote (skip(k) read before them), rows
+function ids = written (read, skip)
+  ids = cell (0, 1);
+  if (isempty (read))
+    return;
+  endif
+  n = cellfun ("numel", read);
+  flat = vertcat (zeros (0, 1), read{:});
+  at = (1:numel (flat))' - repelem (cumsum ([0; n(1:end-1)]), n)(:);   # place in its own
+  ids = mat2cell (reshape (flat(at > repelem (skip, n)(:)), 1, []), 1, (n - skip)')';
 endfunction

@@ -72,8 +72,12 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
            fname, numel (v.words), o.width);
   endif
   st.src_len = sum (batch.src_allow, 1)';
-  st.labels = arrayfun (@(i) m.src_vocab.words(batch.src(batch.src_allow(:,i), i)'), 1:N,
-                        "UniformOutput", false);
+  w = m.src_vocab.words(batch.src(batch.src_allow)');   # every sentence's, then split
+  if (rows (w) == 1)
+    st.labels = mat2cell (w, 1, st.src_len');
+  else
+    st.labels = mat2cell (w, st.src_len, 1)';
+  endif
   st.sent = (1:N)';
   k = min (st.n0);                            # <bos> and the prompt rows all share
   st.ids = cell2mat (cellfun (@(f) f(1:k)', st.fed, "UniformOutput", false));

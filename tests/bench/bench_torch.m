@@ -1,156 +1,207 @@
-## Benchmark: the package against PyTorch on the same models, both sides
-## measured in one run (issue 13's table).  Run by `make bench`.
+## Benchmark: the package against PyTorch on the same models, both sides in
+## steady state and measured in one run.  Run by `make bench`; the PyTorch
+## side is skipped when Debian's /usr/bin/python3 has no torch.
 ##
 ## Rows (ratio = PyTorch time / package time; above 1: the package is
-## faster):
+## faster), at 1 and 2 threads:
 ##   train-demo step   d 64, 4 heads, d_ff 128, 1+1 layers, pre-norm,
-##                     batch 64 of attn_corpus_translation: time per step
-##                     of attn_train itself (one epoch, no shuffle), 1 and
-##                     2 threads
+##                     batch 64 of attn_corpus_translation (10 steps an
+##                     epoch): per step, through the public step loop a
+##                     student writes (attn_loss + attn_adam on batches made
+##                     by attn_batch) and through attn_train
 ##   large step        d 256, 8 heads, d_ff 1024, 2+2 layers, pre-norm,
-##                     batch 32 of 32-64 tokens, through attn_train
-##   greedy decoding   200 test sentences with the trained train-demo
-##                     model, one at a time (attn_greedy) and all at once
-##                     (attn_greedy on a cell when it takes one, else
-##                     attn_score, which decodes them one by one)
+##                     batch 32 of 32-64 tokens, the same two ways
+##   greedy decoding   the 200 test sentences in one call of attn_greedy
+##                     with the train-demo model after one epoch
 ##   causal block      n = d = 512, h = 8: attn_masked with its trace +
-##                     attn_backward, the lean trace, the block in plain
-##                     vectorised Octave as a good student writes it (one
-##                     permute-free loop over heads), nn.MultiheadAttention
-##                     and the dgemm limit (the block's 4.83 GFLOP at the
-##                     rate of a 512^3 product measured here)
-## The PyTorch side (bench_torch.py) runs the same model (the package's
-## weights, batches and sources written to a folder) in float64, and in
-## float32 for information, when Debian's /usr/bin/python3 imports torch;
-## its first losses are checked against attn_train's before any timing.
-## Rounds are interleaved (package, then PyTorch) and each figure is a
-## median over them, so that other work on the machine hits both sides
-## alike; in each round both sides train one warm-up epoch before the
-## timed one.  PyTorch at 2 threads runs with OMP_WAIT_POLICY=passive.
+##                     attn_backward against nn.MultiheadAttention, and
+##                     the dgemm limit (the block's 4.83 GFLOP at the rate
+##                     of a 512^3 product measured here)
 ##
-## The script runs itself once per thread count (OMP_NUM_THREADS is read
-## when the BLAS starts): a worker (ATTN_BENCH_THREADS set) prints its rows
-## as "row|work|package s|torch64 s|torch32 s|note", the driver the table.
+## Every side is a long-lived server process (bench_torch.py serve for
+## PyTorch, this script with ATTN_BENCH_SERVE set for the package) started
+## once per thread count with OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
+## MKL_NUM_THREADS in its environment and glibc's malloc told to keep freed
+## memory (GLIBC_TUNABLES below), and at 2 threads OMP_WAIT_POLICY=passive;
+## each prints the thread counts it sees.
+## Each measurement is one warm-up pass then one timed pass, with the minor
+## page faults it took; the driver asks the sides in turn, row by row, for
+## ATTN_BENCH_ROUNDS rounds (default 5), and prints medians.  Before any
+## row counts, both sides must agree: the losses of the first steps to
+## 1e-12 (relative) in float64, through both package paths, and the ids
+## written for every test sentence exactly.
+##
+## ATTN_BENCH_BEFORE=DIR (a built copy of another version of the package)
+## adds that version as a third side, measured in the same rounds, for a
+## before/after comparison.
 
 1;   # a script, with helper functions below
 
-## ---- the causal block -----------------------------------------------------
+malloc_env = ["GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456:" ...
+              "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864"];
 
-## The block as a student writes it: Y = X + message*W_O with a causal
-## softmax per head, and its gradients, one loop over heads.
-function [Y, G] = student_block (X, B, dY)
-  [n, d] = size (X);
-  h = B.heads;  dk = columns (B.W_Q) / h;  dv = columns (B.W_V) / h;
-  Q = X * B.W_Q;  K = X * B.W_K;  V = X * B.W_V;
-  future = triu (true (n), 1);
-  A = cell (h, 1);
-  message = zeros (n, h * dv);
-  for j = 1:h
-    ck = (j-1)*dk+1 : j*dk;  cv = (j-1)*dv+1 : j*dv;
-    S = Q(:,ck) * K(:,ck)' / sqrt (dk);
-    S(future) = -Inf;
-    E = exp (S - max (S, [], 2));
-    A{j} = E ./ sum (E, 2);
-    message(:,cv) = A{j} * V(:,cv);
-  endfor
-  Y = X + message * B.W_O;
+## ---- the package side: a server ---------------------------------------------
 
-  G.W_O = message' * dY;
-  dmessage = dY * B.W_O';
-  dQ = zeros (n, h * dk);  dK = dQ;  dV = zeros (n, h * dv);
-  for j = 1:h
-    ck = (j-1)*dk+1 : j*dk;  cv = (j-1)*dv+1 : j*dv;
-    dA = dmessage(:,cv) * V(:,cv)';
-    dV(:,cv) = A{j}' * dmessage(:,cv);
-    dS = A{j} .* (dA - sum (dA .* A{j}, 2));
-    dQ(:,ck) = dS * K(:,ck) / sqrt (dk);
-    dK(:,ck) = dS' * Q(:,ck) / sqrt (dk);
-  endfor
-  G.W_Q = X' * dQ;  G.W_K = X' * dK;  G.W_V = X' * dV;
-  G.dX = dY + dQ * B.W_Q' + dK * B.W_K' + dV * B.W_V';
+function f = minor_faults ()
+  ## field 10 of /proc/self/stat (after the parenthesised name)
+  s = fileread ("/proc/self/stat");
+  v = sscanf (s(find (s == ")", 1, "last") + 2:end), "%s %d %d %d %d %d %u %u %u %u", 10);
+  f = v(10);
 endfunction
 
-## Median time of reps calls of f ().
-function t = median_time (f, reps)
-  t = zeros (reps, 1);
-  for r = 1:reps
-    t0 = tic ();
-    f ();
-    t(r) = toc (t0);
-  endfor
-  t = median (t);
+function os_threads = threads_now ()
+  s = fileread ("/proc/self/status");
+  os_threads = sscanf (regexp (s, "Threads:\\s*(\\d+)", "tokens", "once"){1}, "%d");
 endfunction
 
-function package_step (X, B, dY, mode)
-  [~, T] = attn_masked (X, B, [], mode);
+## Seconds and faults of f () after one warm-up call.
+function [t, faults, out] = timed (f)
+  f ();
+  f0 = minor_faults ();
+  t0 = tic ();
+  out = f ();
+  t = toc (t0);
+  faults = minor_faults () - f0;
+endfunction
+
+function loss = student_epoch (m, batches, lr)
+  state = [];
+  loss = zeros (1, numel (batches));
+  for s = 1:numel (batches)
+    [loss(s), G] = attn_loss (m, batches{s});
+    [m, state] = attn_adam (m, G, state, "lr", lr);
+  endfor
+endfunction
+
+function loss = train_epoch (m, corpus, batch_size, lr)
+  [~, h] = attn_train (m, corpus, "epochs", 1, "batch_size", batch_size,
+                       "lr", lr, "shuffle", false, "verbose", false);
+  loss = h.loss;
+endfunction
+
+function ids = greedy_ids (m, sources)
+  [~, info] = attn_greedy (m, sources);
+  ids = {info.ids};
+endfunction
+
+function G = block_step (X, B, dY)
+  [~, T] = attn_masked (X, B);
   G = attn_backward (dY, T, B);
 endfunction
 
-## Rows of the causal block; torch_cmd empty: no PyTorch.
-function block_rows (torch_py, threads, rounds)
-  randn ("state", 13);
-  n = 512;  d = 512;  h = 8;
-  B = struct ("W_Q", randn (d) / sqrt (d), "W_K", randn (d) / sqrt (d),
-              "W_V", randn (d) / sqrt (d), "W_O", randn (d) / sqrt (d),
-              "heads", h);
-  X = randn (n, d);
-  dY = randn (n, d);
-  [Y, T] = attn_masked (X, B);
-  G = attn_backward (dY, T, B);
-  [Ys, Gs] = student_block (X, B, dY);
-  relgap = @(a, b) norm (a(:) - b(:)) / norm (b(:));
-  printf ("check: causal block, student vs package, largest relative difference %.1e\n",
-          max ([relgap(Ys, Y), relgap(Gs.W_Q, G.W_Q), relgap(Gs.W_K, G.W_K), ...
-                relgap(Gs.W_V, G.W_V), relgap(Gs.W_O, G.W_O), ...
-                relgap(Gs.dX, G.dX)]));
-  mine = [sum(Y(:)), norm(G.W_Q, "fro"), norm(G.W_K, "fro"), ...
-          norm(G.W_V, "fro"), norm(G.W_O, "fro"), norm(G.dX, "fro")];
-  if (! isempty (torch_py))
-    data = [tempname() ".bin"];
-    fid = fopen (data, "w");
-    fwrite (fid, [X(:); dY(:); B.W_Q(:); B.W_K(:); B.W_V(:); B.W_O(:)],
-            "double", 0, "ieee-le");
-    fclose (fid);
-    torch_cmd = sprintf ("%s block %s %d %d %d %d 3", torch_py, data, n, d,
-                         h, threads);
-  endif
-  t = NaN (rounds, 4);    # package, lean, student, torch
-  A512 = randn (512);  B512 = randn (512);
-  t_gemm = zeros (rounds, 1);
-  for r = 1:rounds
-    t(r,1) = median_time (@() package_step (X, B, dY, "full"), 3);
-    t(r,2) = median_time (@() package_step (X, B, dY, "lean"), 3);
-    t(r,3) = median_time (@() student_block (X, B, dY), 3);
-    t_gemm(r) = median_time (@() A512 * B512, 5);
-    if (! isempty (torch_py))
-      [status, out] = system (torch_cmd);
-      v = sscanf (strtrim (out), "torch %f %f %f %f %f %f %f");
-      if (status != 0 || numel (v) != 7)
-        error ("bench_torch: bench_torch.py failed: %s", out);
-      endif
-      t(r,4) = v(1);
-      if (r == 1)
-        printf ("check: causal block, PyTorch vs package, largest relative difference %.1e\n",
-                max (abs (v(2:end)' - mine) ./ abs (mine)));
-      endif
+function serve_package (sets_file)
+  warning ("off", "attention:unknown-word");
+  ## the BLAS starts its threads at the first product
+  ones (64) * ones (64);
+  box = getenv ("ATTN_BENCH_MAILBOX");
+  post ([box ".out"], sprintf ("threads %s %d\nend\n", getenv ("OPENBLAS_NUM_THREADS"),
+                               threads_now ()));
+  S = load (sets_file).sets;
+  while (true)
+    line = strtrim (receive ([box ".cmd"]));
+    if (strcmp (line, "quit"))
+      break;
     endif
-  endfor
-  if (! isempty (torch_py))
-    delete (data);
-  endif
-  flops = 12 * 2 * n * d * d + 6 * 2 * n * n * d;   # products, full n x n
-  t_limit = flops / (2 * 512^3 / median (t_gemm));
-  tm = median (t, 1);
-  printf ("check: dgemm 512^3 %.1f GFLOP/s here; the block's %.2f GFLOP at that rate: %.1f ms\n",
-          2 * 512^3 / median (t_gemm) / 1e9, flops / 1e9, 1e3 * t_limit);
-  printf ("row|causal block n = d = 512, h = 8, fwd + bwd, with trace|%.6g|%.6g|NaN|plain Octave %.1f ms (%.2fx), dgemm limit %.1f ms (%.0f%% of it)\n",
-          tm(1), tm(4), 1e3 * tm(3), tm(3) / tm(1), 1e3 * t_limit,
-          100 * t_limit / tm(1));
-  printf ("row|the same, lean trace|%.6g|%.6g|NaN|plain Octave %.2fx, %.0f%% of the dgemm limit\n",
-          tm(2), tm(4), tm(3) / tm(2), 100 * t_limit / tm(2));
+    out = fopen ([box ".out.part"], "w");
+    try
+      w = strsplit (strtrim (line));
+      switch (w{1})
+        case "loop"
+          d = S.(w{2});
+          [t, f, loss] = timed (@() student_epoch (d.m, d.batches, d.lr));
+          n = numel (d.batches);
+          fprintf (out, "time %.6g %.6g\nlosses %s\n", t / n, f / n, sprintf ("%.17g ", loss));
+        case "train"
+          d = S.(w{2});
+          [t, f, loss] = timed (@() train_epoch (d.m, d.corpus, d.batch_size, d.lr));
+          n = numel (d.batches);
+          fprintf (out, "time %.6g %.6g\nlosses %s\n", t / n, f / n, sprintf ("%.17g ", loss));
+        case "decode"
+          d = S.decode;
+          [t, f] = timed (@() attn_greedy (d.m, d.sources));
+          ids = greedy_ids (d.m, d.sources);
+          fprintf (out, "time %.6g %.6g\n", t, f);
+          fprintf (out, "ids %d %s\n", [num2cell(1:numel (ids)); cellfun(@(v) sprintf ("%d ", v), ids, "UniformOutput", false)]{:});
+        case "block"
+          d = S.block;
+          [t, f, G] = timed (@() block_step (d.X, d.B, d.dY));
+          fprintf (out, "time %.6g %.6g\n", t, f);
+        case "gemm"
+          d = S.block;                 # a 512^3 product (A * A' would be dsyrk)
+          [t, f] = timed (@() d.X' * d.dY);
+          fprintf (out, "time %.6g %.6g\n", t, f);
+      endswitch
+      fprintf (out, "end\n");
+    catch err                            # the answer without "end": a failure
+      fprintf (out, "%s\n", err.message);
+    end_try_catch
+    fclose (out);
+    rename ([box ".out.part"], [box ".out"]);
+  endwhile
 endfunction
 
-## ---- models -------------------------------------------------------------
+## ---- the driver's side ------------------------------------------------------
+
+## A server process and what it said first.  Driver and server talk through
+## files (named pipes block in Octave's reads): a message is written to
+## NAME.tmp, then renamed to NAME, which the other side waits for, reads
+## and deletes; commands go to BASE.cmd, answers to BASE.out.
+function p = start (cmd, name)
+  p.base = tempname ();
+  p.name = name;
+  system (sprintf ("ATTN_BENCH_MAILBOX=%s %s &", p.base, cmd));
+  p.hello = ask (p, "");
+endfunction
+
+function post (file, text)
+  fid = fopen ([file ".tmp"], "w");
+  fputs (fid, text);
+  fclose (fid);
+  rename ([file ".tmp"], file);
+endfunction
+
+function text = receive (file, timeout = Inf)
+  t0 = tic ();
+  while (isempty (stat (file)))
+    if (toc (t0) > timeout)
+      text = [];
+      return;
+    endif
+    pause (0.002);
+  endwhile
+  text = fileread (file);
+  delete (file);
+endfunction
+
+## The lines a server answers to cmd, up to its "end" (an empty cmd: read
+## only).
+function lines = ask (p, cmd)
+  if (! isempty (cmd))
+    post ([p.base ".cmd"], [cmd "\n"]);
+  endif
+  text = receive ([p.base ".out"], 3600);
+  if (isempty (text))
+    error ("bench_torch: no answer from the %s side to '%s' in an hour", p.name, cmd);
+  endif
+  lines = strsplit (strtrim (text), "\n");
+  if (! strcmp (lines{end}, "end"))
+    error ("bench_torch: the %s side failed after '%s':\n%s", p.name, cmd, text);
+  endif
+  lines(end) = [];
+endfunction
+
+function stop (p)
+  post ([p.base ".cmd"], "quit\n");
+endfunction
+
+## The numbers after key in lines.
+function v = value (lines, key)
+  k = find (strncmp (lines, [key " "], numel (key) + 1), 1);
+  if (isempty (k))
+    error ("bench_torch: no '%s' in\n%s", key, strjoin (lines, "\n"));
+  endif
+  v = sscanf (lines{k}(numel (key) + 2:end), "%f")';
+endfunction
 
 ## The numeric parameters of s (not config, vocabularies or heads) after
 ## names and values: names dotted paths, layers numbered from 1.
@@ -174,231 +225,302 @@ function [names, values] = param_leaves (s, prefix, names = {}, values = {})
   endfor
 endfunction
 
-## Every parameter of m as "name rows cols" lines (stem.txt) and their
-## values (stem.bin).
-function write_params (m, stem)
-  [names, values] = param_leaves (m, "");
-  fid = fopen ([stem ".txt"], "w");
+## What bench_torch.py reads: the model's parameters (model.txt, model.bin),
+## config.txt, and the batches or the sources (batches.bin, sources.bin).
+function write_set (dir, d)
+  mkdir (dir);
+  [names, values] = param_leaves (d.m, "");
+  fid = fopen ([dir "/model.txt"], "w");
   for k = 1:numel (names)
     fprintf (fid, "%s %d %d\n", names{k}, rows (values{k}), columns (values{k}));
   endfor
   fclose (fid);
-  fid = fopen ([stem ".bin"], "w");
+  fid = fopen ([dir "/model.bin"], "w");
   cellfun (@(v) fwrite (fid, v(:), "double", 0, "ieee-le"), values);
   fclose (fid);
-endfunction
-
-## The batches attn_train makes without shuffling: consecutive picks.
-function write_batches (m, corpus, batch_size, file)
-  fid = fopen (file, "w");
-  N = numel (corpus.source);
-  for s = 1:ceil (N / batch_size)
-    pick = (s-1)*batch_size + 1 : min (s*batch_size, N);
-    b = attn_batch (m, corpus.source(pick), corpus.target(pick));
-    fwrite (fid, [numel(pick); rows(b.src); rows(b.tgt_in); b.src(:);
-                  b.src_allow(:); b.tgt_in(:); b.tgt_allow(:); b.labels(:)],
-            "double", 0, "ieee-le");
-  endfor
-  fclose (fid);
-endfunction
-
-function write_config (m, o, file)
-  c = m.config;
-  fid = fopen (file, "w");
+  c = d.m.config;
+  fid = fopen ([dir "/config.txt"], "w");
   fprintf (fid, "heads %d\nencoder_layers %d\ndecoder_layers %d\n", c.heads,
            c.encoder_layers, c.decoder_layers);
-  fprintf (fid, "lr %.17g\nbeta1 0.9\nbeta2 0.999\nepsilon 1e-8\n", o.lr);
-  fprintf (fid, "check %d\nreps %d\nmax_len %d\n", o.check, o.reps,
-           rows (m.tgt_pos));
-  fprintf (fid, "bos %d\neos %d\n", m.tgt_vocab.bos, m.tgt_vocab.eos);
+  fprintf (fid, "lr %.17g\nbeta1 0.9\nbeta2 0.999\nepsilon 1e-8\n", d.lr);
+  fprintf (fid, "check %d\nmax_len %d\n", numel (d.batches), rows (d.m.tgt_pos));
+  fprintf (fid, "bos %d\neos %d\n", d.m.tgt_vocab.bos, d.m.tgt_vocab.eos);
   fclose (fid);
-endfunction
-
-## The lines of PyTorch's output whose first word is key, as numbers.
-function v = torch_value (out, key)
-  tok = regexp (out, ["(?:^|\n)" key " ([^\n]*)"], "tokens", "once");
-  if (isempty (tok))
-    error ("bench_torch: no '%s' in the output of bench_torch.py:\n%s", key, out);
+  if (! isempty (d.batches))
+    fid = fopen ([dir "/batches.bin"], "w");
+    for s = 1:numel (d.batches)
+      b = d.batches{s};
+      fwrite (fid, [columns(b.src); rows(b.src); rows(b.tgt_in); b.src(:);
+                    b.src_allow(:); b.tgt_in(:); b.tgt_allow(:); b.labels(:)],
+              "double", 0, "ieee-le");
+    endfor
+    fclose (fid);
   endif
-  v = str2num (tok{1});
-endfunction
-
-function out = run_torch (cmd)
-  [status, out] = system (cmd);
-  if (status != 0)
-    error ("bench_torch: bench_torch.py failed:\n%s", out);
-  endif
-endfunction
-
-## Training rows: seconds per attn_train step against PyTorch's Adam step;
-## returns the model after the last round.
-function m = train_rows (name, m0, corpus, o, torch_py, threads, dir)
-  steps = ceil (numel (corpus.source) / o.batch_size);
-  train = @(m) attn_train (m, corpus, "epochs", 1, "batch_size", o.batch_size,
-                           "lr", o.lr, "shuffle", false, "verbose", false);
-  [m, h] = train (m0);
-  t = NaN (o.rounds, 3);
-  if (! isempty (torch_py))
-    write_params (m0, [dir "/model"]);
-    write_config (m0, o, [dir "/config.txt"]);
-    write_batches (m0, corpus, o.batch_size, [dir "/batches.bin"]);
-    cmd = sprintf ("%s model %s %d", torch_py, dir, threads);
-    theirs = torch_value (run_torch ([cmd " check"]), "losses");
-    mine = h.loss(1:numel (theirs));
-    printf ("check: %s, first %d losses of attn_train vs PyTorch float64: %s vs %s, largest relative difference %.1e\n",
-            name, numel (mine), mat2str (mine, 6), mat2str (theirs, 6),
-            max (abs (mine - theirs) ./ abs (mine)));
-  endif
-  for r = 1:o.rounds
-    ## a warm-up epoch before the timed one, as bench_torch.py does: the
-    ## first epoch after the other side has run is 20-40% slower on both
-    train (m0);
-    [m, h] = train (m0);
-    t(r,1) = h.seconds / steps;
-    if (! isempty (torch_py))
-      out = run_torch ([cmd " train"]);
-      t(r,2:3) = [torch_value(out, "train64"), torch_value(out, "train32")];
-    endif
-  endfor
-  tm = median (t, 1);
-  printf ("row|%s, %d thread%s, through attn_train|%.6g|%.6g|%.6g|%d steps an epoch\n",
-          name, threads, merge (threads > 1, "s", ""), tm, steps);
-endfunction
-
-## Decoding rows: 200 sentences one at a time and batched.
-function decode_rows (m, test, o, torch_py, threads, dir)
-  N = numel (test.source);
-  ## batched decoding: attn_greedy returns a cell for a cell of sentences
-  ## (an older one reads the cell as the words of one sentence)
-  warning ("off", "attention:unknown-word", "local");
-  try
-    two = attn_greedy (m, test.source(1:2));
-    batched = iscell (two) && numel (two) == 2;
-  catch
-    batched = false;
-  end_try_catch
-  how = merge (batched, "attn_greedy on a cell", "attn_score (no batched attn_greedy yet)");
-  ids = cell (1, o.check);
-  for i = 1:o.check
-    [~, info] = attn_greedy (m, test.source{i});
-    ids{i} = info.ids(:)';
-  endfor
-  if (! isempty (torch_py))
-    write_params (m, [dir "/model"]);
-    write_config (m, o, [dir "/config.txt"]);
-    b = attn_batch (m, test.source, test.target);
+  if (isfield (d, "sources"))
+    b = attn_batch (d.m, d.sources, d.sources);
     fid = fopen ([dir "/sources.bin"], "w");
-    for i = 1:N
+    for i = 1:numel (d.sources)
       s = b.src(b.src_allow(:,i), i);
       fwrite (fid, [numel(s); s], "double", 0, "ieee-le");
     endfor
     fclose (fid);
-    cmd = sprintf ("%s model %s %d decode", torch_py, dir, threads);
   endif
-  t = NaN (o.rounds, 6);
-  for r = 1:o.rounds
-    t0 = tic ();
-    for i = 1:N
-      attn_greedy (m, test.source{i});
-    endfor
-    t(r,1) = toc (t0);
-    t0 = tic ();
-    if (batched)
-      attn_greedy (m, test.source);
-    else
-      attn_score (m, test);
-    endif
-    t(r,4) = toc (t0);
-    if (! isempty (torch_py))
-      out = run_torch (cmd);
-      t(r,[2 3 5 6]) = [torch_value(out, "decode1_64"), torch_value(out, "decode1_32"), ...
-                        torch_value(out, "decodeB_64"), torch_value(out, "decodeB_32")];
-      if (r == 1)
-        same = 0;
-        for i = 1:o.check
-          theirs = torch_value (out, sprintf ("ids %d", i));
-          same += isequal (theirs(:)', ids{i});
-        endfor
-        printf ("check: greedy decoding, ids of the first %d sentences equal on both sides: %d of %d\n",
-                o.check, same, o.check);
-      endif
-    endif
-  endfor
-  tm = median (t, 1) / N;      # seconds per sentence
-  printf ("row|greedy decoding of %d test sentences, one at a time, %d thread%s|%.6g|%.6g|%.6g|per sentence\n",
-          N, threads, merge (threads > 1, "s", ""), tm(1:3));
-  printf ("row|the same %d sentences, batched|%.6g|%.6g|%.6g|per sentence; package: %s\n",
-          N, tm(4:6), how);
 endfunction
 
 function s = random_sentence (words, lo, hi)
   s = strjoin (words(randi (numel (words), 1, randi ([lo hi]))), " ");
 endfunction
 
-## The rows of one thread count.
-function worker (threads, here, rounds)
-  torch_py = "";
-  [status, ~] = system ("/usr/bin/python3 -c 'import torch' 2>/dev/null");
-  if (status == 0)
-    torch_py = sprintf ("%s/usr/bin/python3 %s/bench_torch.py",
-                        merge (threads > 1, "OMP_WAIT_POLICY=passive ", ""), here);
+## The batches attn_train makes without shuffling: consecutive picks.
+function b = batches_of (m, corpus, batch_size)
+  N = numel (corpus.source);
+  b = arrayfun (@(s) attn_batch (m, corpus.source((s-1)*batch_size+1 : min (s*batch_size, N)),
+                                 corpus.target((s-1)*batch_size+1 : min (s*batch_size, N))),
+                1:ceil (N / batch_size), "UniformOutput", false);
+endfunction
+
+## The models, data and block of every row, for the servers.
+function sets = make_sets ()
+  old = rand ("state");
+  ## the train-demo model and corpus (doc/train_demo.m)
+  rand ("state", 3);
+  C = attn_corpus_translation (struct ("n_train", 640, "n_valid", 10, "n_test", 200));
+  base = struct ("src_vocab", attn_vocab ([C.train.source; C.test.source]),
+                 "tgt_vocab", attn_vocab ([C.train.target; C.test.target]), "d", 64,
+                 "heads", 4, "d_ff", 128, "encoder_layers", 1,
+                 "decoder_layers", 1, "max_len", 20, "norm", "pre", "seed", 1);
+  m = attn_model (base);
+  sets.demo = struct ("m", m, "corpus", C.train, "batch_size", 64, "lr", 2e-3,
+                      "batches", {batches_of(m, C.train, 64)});
+  trained = attn_train (m, C.train, "epochs", 1, "batch_size", 64, "lr", 2e-3,
+                        "shuffle", false, "verbose", false);
+  sets.decode = struct ("m", trained, "sources", {C.test.source}, "lr", 0,
+                        "batches", {{}});
+  ## the large model: batch 32 of 32-64 random words
+  rand ("state", 1);
+  en = arrayfun (@(i) sprintf ("w%d", i), 1:60, "UniformOutput", false);
+  fr = arrayfun (@(i) sprintf ("m%d", i), 1:60, "UniformOutput", false);
+  L.source = arrayfun (@(i) random_sentence (en, 32, 64), 1:64, "UniformOutput", false);
+  L.target = arrayfun (@(i) random_sentence (fr, 32, 64), 1:64, "UniformOutput", false);
+  big = attn_model (struct ("src_vocab", attn_vocab (en), "tgt_vocab", attn_vocab (fr),
+                            "d", 256, "heads", 8, "d_ff", 1024, "encoder_layers", 2,
+                            "decoder_layers", 2, "max_len", 66, "norm", "pre", "seed", 1));
+  sets.large = struct ("m", big, "corpus", L, "batch_size", 32, "lr", 1e-3,
+                       "batches", {batches_of(big, L, 32)});
+  ## the causal block
+  randn ("state", 13);
+  n = 512;  d = 512;
+  sets.block = struct ("B", struct ("W_Q", randn (d) / sqrt (d), "W_K", randn (d) / sqrt (d),
+                                    "W_V", randn (d) / sqrt (d), "W_O", randn (d) / sqrt (d),
+                                    "heads", 8),
+                       "X", randn (n, d), "dY", randn (n, d));
+  rand ("state", old);
+endfunction
+
+function check_losses (name, mine, theirs)
+  gap = max (abs (mine(1:numel (theirs)) - theirs) ./ abs (theirs));
+  printf ("check: %s, losses of %d steps vs PyTorch float64: largest relative difference %.1e\n",
+          name, numel (theirs), gap);
+  if (! (gap <= 1e-12))
+    error ("bench_torch: %s: the losses disagree with PyTorch's (%.1e)", name, gap);
   endif
+endfunction
+
+function check_ids (name, mine, lines)
+  theirs = lines(strncmp (lines, "ids ", 4));
+  same = numel (mine) == numel (theirs) && all (strcmp (strtrim (mine), strtrim (theirs)));
+  printf ("check: %s, ids written for %d sentences equal on both sides: %s\n", name,
+          numel (mine), merge (same, "yes", "no"));
+  if (! same)
+    error ("bench_torch: %s: the ids differ from PyTorch's", name);
+  endif
+endfunction
+
+## The rows of one thread count: "row|work|side|seconds|faults" for every
+## side and round, and the checks.
+function out = run_threads (threads, trees, names, have_torch, here, sets_file, rounds,
+                            malloc_env, block_file)
+  env = sprintf ("OMP_NUM_THREADS=%d OPENBLAS_NUM_THREADS=%d MKL_NUM_THREADS=%d %s",
+                 threads, threads, threads, malloc_env);
+  if (threads > 1)              # OpenMP threads that spin steal the cores other work needs
+    env = ["OMP_WAIT_POLICY=passive " env];
+  endif
+  pkg = {};
+  for k = 1:numel (trees)
+    pkg{k} = start (sprintf (["%s ATTN_BENCH_SERVE=%s octave-cli --no-gui --no-init-file " ...
+                              "--no-history --eval 'addpath (\"%s/src\", \"%s/inst\"); " ...
+                              "run (\"%s/bench_torch.m\")'"],
+                             env, sets_file, trees{k}, trees{k}, here), names{k});
+    printf ("%s, %d thread%s: OPENBLAS_NUM_THREADS %d, %d threads in the process\n",
+            names{k}, threads, merge (threads > 1, "s", ""), value (pkg{k}.hello, "threads"));
+  endfor
+  if (have_torch)
+    py = start (sprintf ("%s /usr/bin/python3 %s/bench_torch.py serve %d", env, here, threads),
+                "PyTorch");
+    v = value (py.hello, "threads");
+    printf ("PyTorch, %d thread%s: torch.get_num_threads () %d, BLAS threads %d\n", threads,
+            merge (threads > 1, "s", ""), v);
+    if (any (v != threads))
+      error ("bench_torch: PyTorch runs %d/%d threads, not %d", v, threads);
+    endif
+  endif
+  T = {"demo", "train-demo step"; "large", "large step"};
+  out = {};
+  row = @(work, side, t) sprintf ("row|%s, %d thread%s|%s|%.6g|%.6g", work, threads,
+                                  merge (threads > 1, "s", ""), side, t);
   dir = tempname ();
-  mkdir (dir);
   unwind_protect
-    ## the train-demo model and corpus (doc/train_demo.m)
-    old = rand ("state");
-    rand ("state", 3);
-    C = attn_corpus_translation (struct ("n_train", 640, "n_valid", 10, "n_test", 200));
-    rand ("state", old);
-    ## every split's words, so that the test sentences have no <unk>
-    base = struct ("src_vocab", attn_vocab ([C.train.source; C.test.source]),
-                   "tgt_vocab", attn_vocab ([C.train.target; C.test.target]), "d", 64,
-                   "heads", 4, "d_ff", 128, "encoder_layers", 1,
-                   "decoder_layers", 1, "max_len", 20, "norm", "pre", "seed", 1);
-    o = struct ("batch_size", 64, "lr", 2e-3, "rounds", rounds, "check", 3, "reps", 1);
-    m = train_rows ("train-demo step", attn_model (base), C.train, o, torch_py,
-                    threads, dir);
-    if (threads == 1)
-      decode_rows (m, C.test, setfield (o, "check", 5), torch_py, threads, dir);
+    if (have_torch)
+      S = load (sets_file).sets;
+      for s = {"demo", "large", "decode"}
+        write_set ([dir s{1}], S.(s{1}));
+      endfor
+      for j = 1:rows (T)
+        ask (py, ["load " dir T{j,1}]);
+        theirs = value (ask (py, "check"), "losses");
+        for k = 1:numel (pkg)
+          check_losses (sprintf ("%s, %s, attn_loss + attn_adam", T{j,2}, names{k}),
+                        value (ask (pkg{k}, ["loop " T{j,1}]), "losses"), theirs);
+          check_losses (sprintf ("%s, %s, attn_train", T{j,2}, names{k}),
+                        value (ask (pkg{k}, ["train " T{j,1}]), "losses"), theirs);
+        endfor
+      endfor
+      ask (py, ["load " dir "decode"]);
+      theirs = ask (py, "decode 64");
+      for k = 1:numel (pkg)
+        mine = ask (pkg{k}, "decode");
+        check_ids (sprintf ("greedy decoding, %s", names{k}), mine(strncmp (mine, "ids ", 4)),
+                   theirs);
+      endfor
+      S = S.block;
+      fid = fopen (block_file, "w");
+      fwrite (fid, [S.X(:); S.dY(:); S.B.W_Q(:); S.B.W_K(:); S.B.W_V(:); S.B.W_O(:)],
+              "double", 0, "ieee-le");
+      fclose (fid);
+      [~, T_] = attn_masked (S.X, S.B);
+      Y = attn_masked (S.X, S.B);
+      G = attn_backward (S.dY, T_, S.B);
+      mine = [sum(Y(:)), norm(G.W_Q, "fro"), norm(G.W_K, "fro"), norm(G.W_V, "fro"), ...
+              norm(G.W_O, "fro"), norm(G.dX, "fro")];
+      v = value (ask (py, sprintf ("block %s 512 512 8", block_file)), "block");
+      printf ("check: causal block, PyTorch vs package, largest relative difference %.1e\n",
+              max (abs (v(3:end) - mine) ./ abs (mine)));
     endif
-
-    ## the large model: batch 32 of 32-64 random words
-    rand ("state", 1);
-    en = arrayfun (@(i) sprintf ("w%d", i), 1:60, "UniformOutput", false);
-    fr = arrayfun (@(i) sprintf ("m%d", i), 1:60, "UniformOutput", false);
-    L.source = arrayfun (@(i) random_sentence (en, 32, 64), 1:64, "UniformOutput", false);
-    L.target = arrayfun (@(i) random_sentence (fr, 32, 64), 1:64, "UniformOutput", false);
-    rand ("state", old);
-    big = struct ("src_vocab", attn_vocab (en), "tgt_vocab", attn_vocab (fr),
-                  "d", 256, "heads", 8, "d_ff", 1024, "encoder_layers", 2,
-                  "decoder_layers", 2, "max_len", 66, "norm", "pre", "seed", 1);
-    train_rows ("large step", attn_model (big), L,
-                struct ("batch_size", 32, "lr", 1e-3, "rounds", rounds, "check", 2, "reps", 1),
-                torch_py, threads, dir);
-
-    if (threads > 1)
-      block_rows (torch_py, threads, rounds + 2);
-    endif
+    for r = 1:rounds
+      for j = 1:rows (T)
+        for k = 1:numel (pkg)
+          out{end+1} = row ([T{j,2} ", attn_loss + attn_adam"], names{k},
+                            value (ask (pkg{k}, ["loop " T{j,1}]), "time"));
+          out{end+1} = row ([T{j,2} ", attn_train"], names{k},
+                            value (ask (pkg{k}, ["train " T{j,1}]), "time"));
+        endfor
+        if (have_torch)
+          ask (py, ["load " dir T{j,1}]);
+          for bits = [64 32]
+            t = value (ask (py, sprintf ("train %d", bits)), "train");
+            for how = {", attn_loss + attn_adam", ", attn_train"}
+              out{end+1} = row ([T{j,2} how{1}], sprintf ("PyTorch f%d", bits), t);
+            endfor
+          endfor
+        endif
+      endfor
+      work = "greedy decoding of 200 sentences in one call";
+      for k = 1:numel (pkg)
+        out{end+1} = row (work, names{k}, value (ask (pkg{k}, "decode"), "time"));
+      endfor
+      work = "causal block n = d = 512, h = 8, fwd + bwd";
+      for k = 1:numel (pkg)
+        out{end+1} = row (work, names{k}, value (ask (pkg{k}, "block"), "time"));
+      endfor
+      out{end+1} = row (work, "dgemm limit", 18 * [1 0] .* value (ask (pkg{end}, "gemm"), "time"));
+      ## 18: the block's 12*2*n*d^2 + 6*2*n^2*d flops in 2*512^3 products
+      if (have_torch)
+        ask (py, ["load " dir "decode"]);
+        for bits = [64 32]
+          out{end+1} = row ("greedy decoding of 200 sentences in one call",
+                            sprintf ("PyTorch f%d", bits),
+                            value (ask (py, sprintf ("decode %d", bits)), "decode"));
+        endfor
+        v = value (ask (py, sprintf ("block %s 512 512 8", block_file)), "block");
+        out{end+1} = row (work, "PyTorch f64", v(1:2));
+      endif
+    endfor
   unwind_protect_cleanup
-    confirm_recursive_rmdir (false, "local");
-    rmdir (dir, "s");
+    cellfun (@stop, pkg);
+    if (have_torch)
+      stop (py);
+      confirm_recursive_rmdir (false, "local");
+      for s = {"demo", "large", "decode"}
+        if (exist ([dir s{1}], "dir"))
+          rmdir ([dir s{1}], "s");
+        endif
+      endfor
+    endif
   end_unwind_protect
 endfunction
 
-## ---- driver ---------------------------------------------------------------
+## The table: one line a work, medians over the rounds.
+function print_table (lines, names, rounds)
+  f = cellfun (@(s) strsplit (s, "|"), lines, "UniformOutput", false);
+  f = vertcat (f{:});
+  works = unique (f(:,2), "stable");
+  sides = [names, {"PyTorch f64", "PyTorch f32", "dgemm limit"}];
+  med = @(w, s) median (str2double (f(strcmp (f(:,2), w) & strcmp (f(:,3), s), 4:5)), 1);
+  ms = @(t) merge (isnan (t), "-", sprintf ("%.2f ms", 1e3 * t));
+  printf ("\n| work |");
+  printf (" %s | faults/step |", names{:});
+  printf (" PyTorch f64 | faults/step | ratio | PyTorch f32 | ratio to f32 |");
+  if (numel (names) > 1)
+    printf (" %s time / %s time |", names{1}, names{end});
+  endif
+  printf ("\n|---|%s\n", repmat ("---|", 1, 2 * numel (names) + 5 + (numel (names) > 1)));
+  for i = 1:numel (works)
+    t = NaN (numel (sides), 2);
+    for s = 1:numel (sides)
+      if (any (strcmp (f(:,2), works{i}) & strcmp (f(:,3), sides{s})))
+        t(s,:) = med (works{i}, sides{s});
+      endif
+    endfor
+    n = numel (names);
+    printf ("| %s |", works{i});
+    for k = 1:n
+      printf (" %s | %.0f |", ms (t(k,1)), t(k,2));
+    endfor
+    printf (" %s | %s | %s | %s | %s |", ms (t(n+1,1)),
+            merge (isnan (t(n+1,2)), "-", sprintf ("%.0f", t(n+1,2))),
+            merge (isnan (t(n+1,1)), "-", sprintf ("%.2f", t(n+1,1) / t(n,1))),
+            ms (t(n+2,1)), merge (isnan (t(n+2,1)), "-", sprintf ("%.2f", t(n+2,1) / t(n,1))));
+    if (n > 1)
+      printf (" %.2f |", t(1,1) / t(n,1));
+    endif
+    if (! isnan (t(n+3,1)))
+      printf (" dgemm limit %.1f ms: %.0f%% of it", 1e3 * t(n+3,1), 100 * t(n+3,1) / t(n,1));
+    endif
+    printf ("\n");
+  endfor
+  printf (["(ratio = PyTorch time / package time; above 1: the package is faster; medians\n" ...
+           " of %d interleaved rounds; training per step, decoding per call of 200\n" ...
+           " sentences; faults: minor page faults in that time)\n"], rounds);
+endfunction
+
+## ---- main -----------------------------------------------------------------
 
 here = fileparts (mfilename ("fullpath"));
-rounds = str2double (getenv ("ATTN_BENCH_ROUNDS"));   # interleaved rounds
-if (isnan (rounds))
-  rounds = 3;
-endif
-threads = str2double (getenv ("ATTN_BENCH_THREADS"));
-if (! isnan (threads))
-  worker (threads, here, rounds);
+if (! isempty (getenv ("ATTN_BENCH_SERVE")))
+  serve_package (getenv ("ATTN_BENCH_SERVE"));
   return;
 endif
-
+rounds = str2double (getenv ("ATTN_BENCH_ROUNDS"));
+if (isnan (rounds))
+  rounds = 5;
+endif
+root = fileparts (fileparts (here));
+trees = {root};
+names = {"package"};
+if (! isempty (getenv ("ATTN_BENCH_BEFORE")))
+  trees = {make_absolute_filename(getenv ("ATTN_BENCH_BEFORE")), root};
+  names = {"before", "package"};
+endif
 have_torch = system ("/usr/bin/python3 -c 'import torch' 2>/dev/null") == 0;
 printf ("package vs PyTorch on the same models, %d cores", nproc ());
 if (exist ("/proc/loadavg", "file"))     # other work on the machine skews timings
@@ -408,32 +530,23 @@ printf ("\n");
 if (! have_torch)
   printf ("PyTorch: skipped (no torch for /usr/bin/python3: apt-get install python3-torch)\n");
 endif
-root = fileparts (fileparts (here));
-rows_out = {};
-for threads = [1 2]
-  cmd = sprintf (["OMP_NUM_THREADS=%d ATTN_BENCH_THREADS=%d ATTN_BENCH_ROUNDS=%d " ...
-                  "octave-cli --no-gui --no-init-file --no-history --eval " ...
-                  "'addpath (\"%s/src\", \"%s/inst\"); run (\"%s/bench_torch.m\")'"],
-                 threads, threads, rounds, root, root, here);
-  [status, out] = system (cmd);
-  lines = strsplit (out, "\n");
-  is_row = strncmp (lines, "row|", 4);
-  printf ("%s\n", lines{! is_row & ! cellfun (@isempty, lines)});
-  if (status != 0)
-    error ("bench_torch: the %d-thread worker failed", threads);
+sets_file = [tempname() ".mat"];
+block_file = [tempname() ".bin"];
+unwind_protect
+  sets = make_sets ();
+  save ("-binary", sets_file, "sets");
+  lines = {};
+  for threads = [1 2]
+    lines = [lines, run_threads(threads, trees, names, have_torch, here, sets_file,
+                                rounds, malloc_env, block_file)];
+  endfor
+unwind_protect_cleanup
+  delete (sets_file);
+  if (exist (block_file, "file"))
+    delete (block_file);
   endif
-  rows_out = [rows_out, lines(is_row)];
-endfor
-
-ms = @(s) merge (isnan (s), "-", sprintf ("%.2f ms", 1e3 * s));
-printf ("\n| work | package | PyTorch float64 | ratio | PyTorch float32 | note |\n");
-printf ("|---|---|---|---|---|---|\n");
-for k = 1:numel (rows_out)
-  f = strsplit (rows_out{k}, "|");
-  v = str2double (f(3:5));
-  printf ("| %s | %s | %s | %s | %s | %s |\n", f{2}, ms (v(1)), ms (v(2)),
-          merge (isnan (v(2)), "-", sprintf ("%.2f", v(2) / v(1))),
-          ms (v(3)), f{6});
-endfor
-printf ("(ratio = PyTorch float64 time / package time; above 1: the package is faster;\n");
-printf (" rounds interleaved, medians of %d; decoding per sentence)\n", rounds);
+end_unwind_protect
+print_table (lines, names, rounds);
+if (exist ("/proc/loadavg", "file"))
+  printf ("load average at the end %s\n", strtrim (fileread ("/proc/loadavg"))(1:14));
+endif
