@@ -13,16 +13,6 @@
 %!  d = fullfile (fileparts (which ("run_tests")), "fixtures", "import", name);
 %!endfunction
 
-## expected.txt's rows of one fixture and kind (as tests/test_import.m)
-%!function v = expected (fixture, kind)
-%!  lines = strsplit (fileread (here ("expected.txt")), "\n");
-%!  lines = lines(! strncmp (lines, "#", 1) & ! cellfun ("isempty", lines));
-%!  f = regexp (lines, "\t", "split");
-%!  f = vertcat (f{:});
-%!  pick = strcmp (f(:,1), fixture) & strcmp (f(:,2), kind);
-%!  v = cellfun (@(s) str2double (strsplit (s, " ")), f(pick,4), "UniformOutput", false)';
-%!endfunction
-
 %!function ok = real_checkpoints ()
 %!  d = getenv ("ATTENTION_CHECKPOINTS");
 %!  ok = ! isempty (d) && all (cellfun (@(s) isfile (fullfile (d, s, "model.safetensors")),
@@ -66,7 +56,7 @@
 %! ## GPT-2: the prompt's pieces and the continuation of the plain-Python
 %! ## reference (expected.txt: at most 6 tokens), the model on one screen
 %! assert (r.gpt2.prompt, {"H", "i", " t", "h", "e", "r", "e"});
-%! greedy = expected ("gpt2-text", "greedy"){1} + 1;
+%! greedy = import_expected ("gpt2-text", "greedy"){1} + 1;
 %! assert (r.gpt2.ids, greedy);
 %! [m, tok] = attn_import (here ("gpt2-text"));
 %! assert (r.gpt2.text, attn_detokenize (tok, [attn_tokenize(tok, "Hi there"), r.gpt2.ids]));
@@ -82,13 +72,13 @@
 %! ## named by config.json's id2label
 %! assert (r.bert.pieces, {"[CLS]", "Raghav", "goes", "to", "school", "in", "Delhi", ".", "[SEP]"});
 %! [m, tok] = attn_import (here ("bert"));
-%! assert (r.bert.pieces, tok.pieces(expected ("bert", "input"){1} + 1));
+%! assert (r.bert.pieces, tok.pieces(import_expected ("bert", "input"){1} + 1));
 %! cfg = jsondecode (fileread (fullfile (here ("bert"), "config.json")));
 %! keys = fieldnames (cfg.id2label);
 %! [~, order] = sort (cellfun (@(k) str2double (regexprep (k, '\D', "")), keys));
 %! classes = struct2cell (cfg.id2label)(order)';
 %! assert (r.bert.classes, classes);
-%! L = expected ("bert", "logits"){1};
+%! L = import_expected ("bert", "logits"){1};
 %! L = reshape (L(3:end), L(2), L(1))';
 %! P = exp (L - max (L, [], 2));
 %! P ./= sum (P, 2);

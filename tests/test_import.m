@@ -9,23 +9,13 @@
 %!  d = fullfile (fileparts (which ("run_tests")), "fixtures", "import", name);
 %!endfunction
 
-## expected.txt's rows of one fixture and kind: a cell of value rows
-%!function v = expected (fixture, kind)
-%!  lines = strsplit (fileread (here ("expected.txt")), "\n");
-%!  lines = lines(! strncmp (lines, "#", 1) & ! cellfun ("isempty", lines));
-%!  f = regexp (lines, "\t", "split");
-%!  f = vertcat (f{:});
-%!  pick = strcmp (f(:,1), fixture) & strcmp (f(:,2), kind);
-%!  v = cellfun (@(s) str2double (strsplit (s, " ")), f(pick,4), "UniformOutput", false)';
-%!endfunction
-
 ## the imported model's logits equal the reference's (1e-10 relative) on
 ## every case, or with tol > 0 within tol times the largest logit (a single
 ## model); inputs there count ids from 0 and hold <bos> where the model
 ## reads it
 %!function check_logits (m, fixture, tol = -1e-10)
-%!  inputs = expected (fixture, "input");
-%!  logits = expected (fixture, "logits");
+%!  inputs = import_expected (fixture, "input");
+%!  logits = import_expected (fixture, "logits");
 %!  assert (numel (inputs) >= 3);
 %!  for k = 1:numel (inputs)
 %!    ids = inputs{k} + 1;
@@ -48,8 +38,8 @@
 
 ## cached greedy continuation gives the reference's ids
 %!function check_greedy (m, fixture)
-%!  inputs = expected (fixture, "input");
-%!  greedy = expected (fixture, "greedy");
+%!  inputs = import_expected (fixture, "input");
+%!  greedy = import_expected (fixture, "greedy");
 %!  for k = 1:numel (inputs)
 %!    [~, info] = attn_continue (m, inputs{k}(2:end) + 1, "max_len", 6);
 %!    assert (info.ids, greedy{k} + 1);
@@ -136,7 +126,7 @@
 %! ## text through the tokenizer: the ids of the reference's fourth case
 %! [m, tok] = attn_import (here ("bert"));
 %! ids = attn_tokenize (tok, "Raghav goes to school in Delhi.");
-%! inputs = expected ("bert", "input");
+%! inputs = import_expected ("bert", "input");
 %! assert (ids, inputs{4} + 1);
 %! tr = attn_forward (m, ids);
 %! [~, best] = max (tr.logits, [], 2);
@@ -201,10 +191,10 @@
 %! assert (m.src_embed, m.tgt_embed);
 %! ck = attn_checkpoint (here ("marian"));
 %! assert (m.src_pos, attn_checkpoint (ck, "model.encoder.embed_positions.weight"), 1e-7);
-%! sources = expected ("marian", "input");
-%! prefixes = expected ("marian", "prefix");
-%! logits = expected ("marian", "logits");
-%! greedy = expected ("marian", "greedy");
+%! sources = import_expected ("marian", "input");
+%! prefixes = import_expected ("marian", "prefix");
+%! logits = import_expected ("marian", "logits");
+%! greedy = import_expected ("marian", "greedy");
 %! for k = 1:numel (sources)
 %!   tr = attn_forward (m, sources{k} + 1, prefixes{k} + 1);
 %!   n = logits{k}(1:2);
@@ -225,13 +215,13 @@
 %! assert (any (strcmp (m.tgt_vocab.words, "<0x00>")));
 %! assert (m.tgt_vocab.words(! strcmp (tok.pieces, "\0")), tok.pieces(! strcmp (tok.pieces, "\0")));
 %! ids = attn_tokenize (tok, "Hi there");
-%! input = expected ("gpt2-text", "input"){1} + 1;
+%! input = import_expected ("gpt2-text", "input"){1} + 1;
 %! assert (ids, input(2:end));
 %! tr = attn_forward (m, ids);
 %! assert (tr.target_labels', [{"<|endoftext|>"}, {"H", "i", " t", "h", "e", "r", "e"}]);
-%! assert (tr.logits(end,:), expected ("gpt2-text", "last"){1}, -1e-10);
+%! assert (tr.logits(end,:), import_expected ("gpt2-text", "last"){1}, -1e-10);
 %! [~, info] = attn_continue (m, ids, "max_len", 6);
-%! greedy = expected ("gpt2-text", "greedy"){1} + 1;
+%! greedy = import_expected ("gpt2-text", "greedy"){1} + 1;
 %! assert (info.ids, greedy);
 %! assert (attn_detokenize (tok, [ids, info.ids]), ["Hi there", tok.pieces{greedy}]);
 
@@ -246,8 +236,8 @@
 %!  V = numel (tok.pieces);
 %!  assert (m.tgt_vocab.words(1:V), strrep (tok.pieces, "\0", "<0x00>"));
 %!  strings = jsondecode (fileread (fullfile (here (".."), "tokenizers", "strings.json")));
-%!  text = strings{expected(fixture, "text"){1}};
-%!  input = expected (fixture, "input"){1} + 1;
+%!  text = strings{import_expected(fixture, "text"){1}};
+%!  input = import_expected (fixture, "input"){1} + 1;
 %!  [ids, pieces, spans] = attn_tokenize (tok, text);
 %!  assert (ids, input(2:end));
 %!  assert (m.tgt_vocab.bos, input(1));
@@ -255,9 +245,9 @@
 %!  assert (spans(end, 2), numel (text));
 %!  tr = attn_forward (m, ids);
 %!  assert (tr.target_labels(2:end)', m.tgt_vocab.words(ids));
-%!  assert (tr.logits(end,:), expected (fixture, "last"){1}, -1e-10);
+%!  assert (tr.logits(end,:), import_expected (fixture, "last"){1}, -1e-10);
 %!  [~, info] = attn_continue (m, ids, "max_len", 6);
-%!  greedy = expected (fixture, "greedy"){1} + 1;
+%!  greedy = import_expected (fixture, "greedy"){1} + 1;
 %!  assert (info.ids, greedy);
 %!  assert (strncmp (attn_detokenize (tok, [ids, info.ids]), text, numel (text)));
 %!endfunction
