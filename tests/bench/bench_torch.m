@@ -17,6 +17,8 @@
 ##                     attn_backward against nn.MultiheadAttention, and
 ##                     the dgemm limit (the block's 4.83 GFLOP at the rate
 ##                     of a 512^3 product measured here)
+## and each again with the package's model in single (attn_cast), against
+## PyTorch float32 ("ratio to f32"; the sgemm limit for the block).
 ##
 ## Every side is a long-lived server process (bench_torch.py serve for
 ## PyTorch, this script with ATTN_BENCH_SERVE set for the package) started
@@ -28,8 +30,9 @@
 ## page faults it took; the driver asks the sides in turn, row by row, for
 ## ATTN_BENCH_ROUNDS rounds (default 5), and prints medians.  Before any
 ## row counts, both sides must agree: the losses of the first steps to
-## 1e-12 (relative) in float64, through both package paths, and the ids
-## written for every test sentence exactly.
+## 1e-12 (relative) in float64, through both package paths, and to 1e-4
+## in single against float32 (attn_train), and the ids written for every
+## test sentence exactly (float64).
 ##
 ## ATTN_BENCH_BEFORE=DIR (a built copy of another version of the package)
 ## adds that version as a third side, measured in the same rounds, for a
@@ -89,6 +92,13 @@ function G = block_step (X, B, dY)
   G = attn_backward (dY, T, B);
 endfunction
 
+## the set d with its model in single when in_single (attn_cast)
+function d = in_class (d, in_single)
+  if (in_single)
+    d.m = attn_cast (d.m, "single");
+  endif
+endfunction
+
 function serve_package (sets_file)
   warning ("off", "attention:unknown-word");
   ## the BLAS starts its threads at the first product
@@ -105,29 +115,39 @@ function serve_package (sets_file)
     out = fopen ([box ".out.part"], "w");
     try
       w = strsplit (strtrim (line));
+      in_single = strcmp (w{end}, "single");   # COMMAND ... single: the model in single
       switch (w{1})
         case "loop"
-          d = S.(w{2});
+          d = in_class (S.(w{2}), in_single);
           [t, f, loss] = timed (@() student_epoch (d.m, d.batches, d.lr));
           n = numel (d.batches);
           fprintf (out, "time %.6g %.6g\nlosses %s\n", t / n, f / n, sprintf ("%.17g ", loss));
         case "train"
-          d = S.(w{2});
+          d = in_class (S.(w{2}), in_single);
           [t, f, loss] = timed (@() train_epoch (d.m, d.corpus, d.batch_size, d.lr));
           n = numel (d.batches);
           fprintf (out, "time %.6g %.6g\nlosses %s\n", t / n, f / n, sprintf ("%.17g ", loss));
         case "decode"
-          d = S.decode;
+          d = in_class (S.decode, in_single);
           [t, f] = timed (@() attn_greedy (d.m, d.sources));
           ids = greedy_ids (d.m, d.sources);
           fprintf (out, "time %.6g %.6g\n", t, f);
           fprintf (out, "ids %d %s\n", [num2cell(1:numel (ids)); cellfun(@(v) sprintf ("%d ", v), ids, "UniformOutput", false)]{:});
         case "block"
           d = S.block;
+          if (in_single)
+            d = struct ("X", single (d.X), "dY", single (d.dY), "B", d.B);
+            for W = {"W_Q", "W_K", "W_V", "W_O"}
+              d.B.(W{1}) = single (d.B.(W{1}));
+            endfor
+          endif
           [t, f, G] = timed (@() block_step (d.X, d.B, d.dY));
           fprintf (out, "time %.6g %.6g\n", t, f);
         case "gemm"
           d = S.block;                 # a 512^3 product (A * A' would be dsyrk)
+          if (in_single)
+            d = struct ("X", single (d.X), "dY", single (d.dY));
+          endif
           [t, f] = timed (@() d.X' * d.dY);
           fprintf (out, "time %.6g %.6g\n", t, f);
       endswitch
@@ -317,11 +337,13 @@ function sets = make_sets ()
   rand ("state", old);
 endfunction
 
-function check_losses (name, mine, theirs)
+## tol: 1e-12 in float64; in float32 the two sides' sums round apart by
+## about eps ("single") a step and Adam carries it to the later steps
+function check_losses (name, mine, theirs, bits = 64, tol = 1e-12)
   gap = max (abs (mine(1:numel (theirs)) - theirs) ./ abs (theirs));
-  printf ("check: %s, losses of %d steps vs PyTorch float64: largest relative difference %.1e\n",
-          name, numel (theirs), gap);
-  if (! (gap <= 1e-12))
+  printf ("check: %s, losses of %d steps vs PyTorch float%d: largest relative difference %.1e\n",
+          name, numel (theirs), bits, gap);
+  if (! (gap <= tol))
     error ("bench_torch: %s: the losses disagree with PyTorch's (%.1e)", name, gap);
   endif
 endfunction
@@ -377,12 +399,16 @@ function out = run_threads (threads, trees, names, have_torch, here, sets_file, 
       endfor
       for j = 1:rows (T)
         ask (py, ["load " dir T{j,1}]);
-        theirs = value (ask (py, "check"), "losses");
+        theirs = value (ask (py, "check 64"), "losses");
+        theirs32 = value (ask (py, "check 32"), "losses");
         for k = 1:numel (pkg)
           check_losses (sprintf ("%s, %s, attn_loss + attn_adam", T{j,2}, names{k}),
                         value (ask (pkg{k}, ["loop " T{j,1}]), "losses"), theirs);
           check_losses (sprintf ("%s, %s, attn_train", T{j,2}, names{k}),
                         value (ask (pkg{k}, ["train " T{j,1}]), "losses"), theirs);
+          check_losses (sprintf ("%s, %s, attn_train, single", T{j,2}, names{k}),
+                        value (ask (pkg{k}, ["train " T{j,1} " single"]), "losses"),
+                        theirs32, 32, 1e-4);
         endfor
       endfor
       ask (py, ["load " dir "decode"]);
@@ -402,47 +428,60 @@ function out = run_threads (threads, trees, names, have_torch, here, sets_file, 
       G = attn_backward (S.dY, T_, S.B);
       mine = [sum(Y(:)), norm(G.W_Q, "fro"), norm(G.W_K, "fro"), norm(G.W_V, "fro"), ...
               norm(G.W_O, "fro"), norm(G.dX, "fro")];
-      v = value (ask (py, sprintf ("block %s 512 512 8", block_file)), "block");
+      v = value (ask (py, sprintf ("block %s 512 512 8 64", block_file)), "block");
       printf ("check: causal block, PyTorch vs package, largest relative difference %.1e\n",
               max (abs (v(3:end) - mine) ./ abs (mine)));
     endif
     for r = 1:rounds
       for j = 1:rows (T)
         for k = 1:numel (pkg)
-          out{end+1} = row ([T{j,2} ", attn_loss + attn_adam"], names{k},
-                            value (ask (pkg{k}, ["loop " T{j,1}]), "time"));
-          out{end+1} = row ([T{j,2} ", attn_train"], names{k},
-                            value (ask (pkg{k}, ["train " T{j,1}]), "time"));
+          for in = {"", " single"}
+            out{end+1} = row ([T{j,2} ", attn_loss + attn_adam" strrep(in{1}, " ", ", ")],
+                              names{k}, value (ask (pkg{k}, ["loop " T{j,1} in{1}]), "time"));
+            out{end+1} = row ([T{j,2} ", attn_train" strrep(in{1}, " ", ", ")], names{k},
+                              value (ask (pkg{k}, ["train " T{j,1} in{1}]), "time"));
+          endfor
         endfor
-        if (have_torch)
+        if (have_torch)             # the single rows against float32 alone
           ask (py, ["load " dir T{j,1}]);
           for bits = [64 32]
             t = value (ask (py, sprintf ("train %d", bits)), "train");
             for how = {", attn_loss + attn_adam", ", attn_train"}
               out{end+1} = row ([T{j,2} how{1}], sprintf ("PyTorch f%d", bits), t);
+              if (bits == 32)
+                out{end+1} = row ([T{j,2} how{1} ", single"], "PyTorch f32", t);
+              endif
             endfor
           endfor
         endif
       endfor
-      work = "greedy decoding of 200 sentences in one call";
-      for k = 1:numel (pkg)
-        out{end+1} = row (work, names{k}, value (ask (pkg{k}, "decode"), "time"));
+      decode = "greedy decoding of 200 sentences in one call";
+      block = "causal block n = d = 512, h = 8, fwd + bwd";
+      for in = {"", " single"}
+        for k = 1:numel (pkg)
+          out{end+1} = row ([decode strrep(in{1}, " ", ", ")], names{k},
+                            value (ask (pkg{k}, ["decode" in{1}]), "time"));
+        endfor
+        for k = 1:numel (pkg)
+          out{end+1} = row ([block strrep(in{1}, " ", ", ")], names{k},
+                            value (ask (pkg{k}, ["block" in{1}]), "time"));
+        endfor
+        ## 18: the block's 12*2*n*d^2 + 6*2*n^2*d flops in 2*512^3 products
+        out{end+1} = row ([block strrep(in{1}, " ", ", ")], "gemm limit",
+                          18 * [1 0] .* value (ask (pkg{end}, ["gemm" in{1}]), "time"));
       endfor
-      work = "causal block n = d = 512, h = 8, fwd + bwd";
-      for k = 1:numel (pkg)
-        out{end+1} = row (work, names{k}, value (ask (pkg{k}, "block"), "time"));
-      endfor
-      out{end+1} = row (work, "dgemm limit", 18 * [1 0] .* value (ask (pkg{end}, "gemm"), "time"));
-      ## 18: the block's 12*2*n*d^2 + 6*2*n^2*d flops in 2*512^3 products
       if (have_torch)
         ask (py, ["load " dir "decode"]);
         for bits = [64 32]
-          out{end+1} = row ("greedy decoding of 200 sentences in one call",
-                            sprintf ("PyTorch f%d", bits),
-                            value (ask (py, sprintf ("decode %d", bits)), "decode"));
+          t = value (ask (py, sprintf ("decode %d", bits)), "decode");
+          out{end+1} = row (decode, sprintf ("PyTorch f%d", bits), t);
+          v = value (ask (py, sprintf ("block %s 512 512 8 %d", block_file, bits)), "block");
+          out{end+1} = row (block, sprintf ("PyTorch f%d", bits), v(1:2));
+          if (bits == 32)
+            out{end+1} = row ([decode ", single"], "PyTorch f32", t);
+            out{end+1} = row ([block ", single"], "PyTorch f32", v(1:2));
+          endif
         endfor
-        v = value (ask (py, sprintf ("block %s 512 512 8", block_file)), "block");
-        out{end+1} = row (work, "PyTorch f64", v(1:2));
       endif
     endfor
   unwind_protect_cleanup
@@ -464,7 +503,7 @@ function print_table (lines, names, rounds)
   f = cellfun (@(s) strsplit (s, "|"), lines, "UniformOutput", false);
   f = vertcat (f{:});
   works = unique (f(:,2), "stable");
-  sides = [names, {"PyTorch f64", "PyTorch f32", "dgemm limit"}];
+  sides = [names, {"PyTorch f64", "PyTorch f32", "gemm limit"}];
   med = @(w, s) median (str2double (f(strcmp (f(:,2), w) & strcmp (f(:,3), s), 4:5)), 1);
   ms = @(t) merge (isnan (t), "-", sprintf ("%.2f ms", 1e3 * t));
   printf ("\n| work |");
@@ -494,13 +533,15 @@ function print_table (lines, names, rounds)
       printf (" %.2f |", t(1,1) / t(n,1));
     endif
     if (! isnan (t(n+3,1)))
-      printf (" dgemm limit %.1f ms: %.0f%% of it", 1e3 * t(n+3,1), 100 * t(n+3,1) / t(n,1));
+      printf (" %sgemm limit %.1f ms: %.0f%% of it", merge (any (strfind (works{i}, "single")), "s", "d"),
+              1e3 * t(n+3,1), 100 * t(n+3,1) / t(n,1));
     endif
     printf ("\n");
   endfor
   printf (["(ratio = PyTorch time / package time; above 1: the package is faster; medians\n" ...
            " of %d interleaved rounds; training per step, decoding per call of 200\n" ...
-           " sentences; faults: minor page faults in that time)\n"], rounds);
+           " sentences; faults: minor page faults in that time; rows marked single:\n" ...
+           " the package's model in single, against PyTorch float32)\n"], rounds);
 endfunction
 
 ## ---- main -----------------------------------------------------------------

@@ -19,18 +19,19 @@
 #                 bench_torch.m wrote them to DIR (model.txt: one
 #                 "name rows cols" line a parameter, model.bin the values;
 #                 config.txt; batches.bin; sources.bin)
-#   check         losses of the first steps of Adam, float64 ("losses ...")
+#   check BITS    losses of the first steps of Adam, in float64 or float32
+#                 ("losses ...")
 #   train BITS    one warm-up epoch then one timed epoch of Adam steps over
 #                 every batch from the loaded weights: "train SECONDS
 #                 FAULTS" (seconds and minor page faults per step)
 #   decode BITS   greedy decoding of every source as one batch with a
 #                 key/value cache: "decode SECONDS FAULTS" for the call,
 #                 then (float64) "ids K ID ..." for every source
-#   block DATA N D H
+#   block DATA N D H BITS
 #                 the causal block Y = X + MHA(X) (nn.MultiheadAttention,
-#                 float64, no biases) forward + backward on the arrays in
-#                 DATA (X, dY: n x d; W_Q, W_K, W_V, W_O: d x d; raw
-#                 little-endian doubles, column-major): one warm-up pass
+#                 float64 or float32, no biases) forward + backward on the
+#                 arrays in DATA (X, dY: n x d; W_Q, W_K, W_V, W_O: d x d;
+#                 raw little-endian doubles, column-major): one warm-up pass
 #                 then "block SECONDS FAULTS SUM(Y) |dW_Q| |dW_K| |dW_V|
 #                 |dW_O| |dX|" for one timed pass
 #   quit
@@ -312,8 +313,9 @@ class Server:
         self.sources = read_sources(folder + "/sources.bin") \
             if os.path.exists(folder + "/sources.bin") else None
 
-    def check(self):
-        model = Model(self.arrays, self.config, torch.float64)
+    def check(self, bits):
+        model = Model(self.arrays, self.config,
+                      torch.float64 if bits == 64 else torch.float32)
         opt = adam(model, self.config)
         losses = []
         for b in self.batches[:int(self.config["check"])]:
@@ -359,7 +361,8 @@ class Server:
                 ids = [int(v) + 1 for v in out[i] if v >= 0]
                 print("ids %d %s" % (i + 1, " ".join(map(str, ids))))
 
-    def block(self, path, n, d, h):
+    def block(self, path, n, d, h, bits):
+        dtype = torch.float64 if bits == 64 else torch.float32
         raw = np.fromfile(path, dtype="<f8")
         parts = np.split(raw, np.cumsum([n * d, n * d, d * d, d * d, d * d]))
         X, dY = (p.reshape((n, d), order="F") for p in parts[:2])
@@ -367,13 +370,13 @@ class Server:
         # tokens are rows on both sides: torch computes x @ W.T, so its
         # weights are the transposes of the package's
         mha = torch.nn.MultiheadAttention(d, h, bias=False, batch_first=True,
-                                          dtype=torch.float64)
+                                          dtype=dtype)
         with torch.no_grad():
             mha.in_proj_weight.copy_(torch.from_numpy(
                 np.concatenate([W_Q.T, W_K.T, W_V.T])))
             mha.out_proj.weight.copy_(torch.from_numpy(W_O.T.copy()))
-        x = torch.from_numpy(X.copy()).unsqueeze(0).requires_grad_(True)
-        dy = torch.from_numpy(dY.copy()).unsqueeze(0)
+        x = torch.from_numpy(X.copy()).to(dtype).unsqueeze(0).requires_grad_(True)
+        dy = torch.from_numpy(dY.copy()).to(dtype).unsqueeze(0)
         causal = torch.ones(n, n, dtype=torch.bool).triu_(1)
 
         def step():
@@ -417,10 +420,10 @@ def serve():
     post(box + ".out", "threads %d %d\nend\n" % (torch.get_num_threads(),
                                                  blas_threads()))
     commands = {"load": lambda a: server.load(a[0]),
-                "check": lambda a: server.check(),
+                "check": lambda a: server.check(int(a[0])),
                 "train": lambda a: server.train(int(a[0])),
                 "decode": lambda a: server.decode(int(a[0])),
-                "block": lambda a: server.block(a[0], *(int(v) for v in a[1:4]))}
+                "block": lambda a: server.block(a[0], *(int(v) for v in a[1:5]))}
     while True:
         words = receive(box + ".cmd").split()
         if not words or words[0] == "quit":
