@@ -9,20 +9,28 @@
 ## state at the end (its counts).
 function [D, st] = decode_greedy (m, st, pick)
   D = decode_done ();
+  eos = m.tgt_vocab.eos;
   for s = rows (st.ids):max (st.n0 + st.limit)   # from the shared prompt on
     full = s - st.n0(st.sent) >= st.limit(st.sent);   # written all they may
-    [D, st] = decode_done (D, st, [], st.logp, full);
+    if (any (full))
+      [D, st] = decode_done (D, st, [], st.logp, full);
+    endif
     if (isempty (st.sent))
       break;
     endif
     gen = s >= st.n0(st.sent);                 # the others still read their prompt
     [st, P] = decode_step (m, st, gen);
-    token = zeros (size (st.sent));
-    token(gen) = pick (P(gen,:));
-    token(! gen) = cellfun (@(f) f(s+1), st.fed(st.sent(! gen)));
-    logp = st.logp;
-    logp(gen) += log (P(sub2ind (size (P), find (gen), token(gen))));
-    [D, st] = decode_done (D, st, token, logp, gen & token == m.tgt_vocab.eos);
+    if (all (gen))                             # (no prompt left to read: no copies)
+      token = pick (P);
+      logp = st.logp + log (P((token - 1) * rows (P) + (1:rows (P))'));
+    else
+      token = zeros (size (st.sent));
+      token(gen) = pick (P(gen,:));
+      token(! gen) = cellfun (@(f) f(s+1), st.fed(st.sent(! gen)));
+      logp = st.logp;
+      logp(gen) += log (P(sub2ind (size (P), find (gen), token(gen))));
+    endif
+    [D, st] = decode_done (D, st, token, logp, gen & token == eos);
   endfor
 endfunction
 

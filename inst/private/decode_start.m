@@ -80,7 +80,8 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   endif
   st.sent = (1:N)';
   k = min (st.n0);                            # <bos> and the prompt rows all share
-  st.ids = cell2mat (cellfun (@(f) f(1:k)', st.fed, "UniformOutput", false));
+  fed = [st.fed{:}];                          # every sentence's, one after another
+  st.ids = reshape (fed((1:k)' + cumsum ([0; st.n0(1:end-1)])'), k, N);
   st.read = 0;
   st.logp = zeros (N, 1);
   [st.steps, st.rows_run] = deal (zeros (N, 1));
