@@ -29,25 +29,48 @@ endfunction
 
 ## the candidates: per sentence (its rows consecutive) the `width` best
 ## totals logp + log P over its rows and tokens, as (row from, token, their
-## logp); a row that does not choose (gen false) passes on alone (token 0)
+## logp), ties in the order of the sentence's rows×V totals read column by
+## column; a row that does not choose (gen false, as every row of its
+## sentence) passes on alone (token 0).  All sentences at once: each one's
+## totals fill a row of S in that order, -Inf after them; the best left
+## in every row, the first of equals, is taken `width` times (a stable
+## sort's first ones: the padding after all the totals, -Inf ones too).
 function [from, token, logp] = candidates (P, lp, sent, gen, width)
-  [from, token, logp] = deal (zeros (0, 1));
-  first = find ([true; diff(sent) != 0]);
-  last = [first(2:end) - 1; numel(sent)];
-  for b = 1:numel (first)
-    r = (first(b):last(b))';
-    if (! gen(r(1)))
-      [from(end+1,1), token(end+1,1), logp(end+1,1)] = deal (r, 0, lp(r));
-      continue;
-    endif
-    total = lp(r) + log (P(r,:));
-    [~, at] = sort (total(:), "descend");
-    at = at(1:min (width, numel (at)));
-    [f, t] = ind2sub (size (total), at);
-    from = [from; r(f)];
-    token = [token; t];
-    logp = [logp; total(at)(:)];
-  endfor
+  R = numel (sent);
+  starts = [true; diff(sent) != 0];
+  first = find (starts);
+  b = cumsum (starts);                          # each row's sentence, 1..B
+  nr = diff ([first; R + 1]);                   # rows of each sentence
+  picked = find (gen(first));                   # the sentences that choose
+  [from, token, logp, key] = deal (zeros (0, 1));
+  if (! isempty (picked))
+    V = columns (P);
+    total = lp(gen) + log (P(gen,:));
+    S = -inf (numel (first), max (nr) * V, class (total));
+    place = (1:R)' - first(b);                  # each row's in its sentence, from 0
+    S(b(gen) + (place(gen) + (0:V-1) .* nr(b(gen))) * rows (S)) = total;
+    S = S(picked,:);
+    k = min (width, columns (S));
+    top = zeros (k, rows (S), class (S));       # k×(sentences picked)
+    at = zeros (k, rows (S));
+    for j = 1:k
+      [top(j,:), at(j,:)] = max (S, [], 2);
+      S((at(j,:) - 1) * rows (S) + (1:rows (S))) = NaN;   # taken (max skips NaN)
+    endfor
+    at -= 1;                                    # from 0
+    n = nr(picked)';
+    real = at < n .* V;                         # not the padding
+    from = (first(picked)' + mod (at, n))(real);
+    token = (floor (at ./ n) + 1)(real);
+    logp = top(real)(:);
+    key = repmat (picked', k, 1)(real);
+  endif
+  ## the rows passed on join in their sentence's place
+  q = find (! gen);
+  [~, o] = sort ([key(:); b(q)]);
+  from = [from(:); q](o);
+  token = [token(:); zeros(size (q))](o);
+  logp = [logp; lp(q)](o);
 endfunction
 
 %!shared m
@@ -75,3 +98,17 @@ endfunction
 %! assert (got, best, 1e-12);
 %! assert (D.ids{j}(2:end)', seqs{k});
 %! assert (numel (D.logp) <= 2 * V);
+
+%!test
+%! ## a batch of sentences (prompts of different lengths: some rows still
+%! ## read while others choose) gives each sentence the hypotheses it has
+%! ## alone, in the same order
+%! src = {"the river bank", "the financial bank", "the river"};
+%! prompts = {"la rive", "", "la"};
+%! o = struct ("max_len", 3, "cache", true, "want", false, "method", "beam", "width", 3);
+%! D = decode_beam (m, decode_start (m, src, prompts, o, "t", "P"), 3);
+%! for i = 1:3
+%!   Di = decode_beam (m, decode_start (m, src(i), prompts(i), o, "t", "P"), 3);
+%!   assert (D.ids(D.sent == i), Di.ids);
+%!   assert (D.logp(D.sent == i), Di.logp, 1e-12);
+%! endfor
