@@ -14,12 +14,14 @@ function st = decode_keep (st, r)
     st.c = st.c(:,:,r);
   endif
   for l = 1:numel (st.cache)                  # the cache: K and V of each block
-    for part = {"self", "cross"}
-      if (isfield (st.cache, part{1}))
-        st.cache(l).(part{1}).K = st.cache(l).(part{1}).K(:,:,r);
-        st.cache(l).(part{1}).V = st.cache(l).(part{1}).V(:,:,r);
-      endif
-    endfor
+    C = st.cache(l);
+    C.self.K = C.self.K(:,:,r);
+    C.self.V = C.self.V(:,:,r);
+    if (isfield (C, "cross"))
+      C.cross.K = C.cross.K(:,:,r);
+      C.cross.V = C.cross.V(:,:,r);
+    endif
+    st.cache(l) = C;
   endfor
   if (! isempty (st.P))
     st.P = st.P(:,:,r);

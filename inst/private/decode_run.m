@@ -106,10 +106,8 @@ function t = join_words (words, ids, eos)
   [flat, sent] = deal (flat(keep), sent(keep));
   w = words(flat)(:)';
   first = diff ([0, sent]) != 0;           # no space before a sentence's first word
-  sep = repmat ({" "}, size (w));
-  sep(first) = {""};
-  joined = [sep; w];
-  chars = accumarray ([sent(:); numel(ids)], [cellfun("numel", w)(:) + ! first(:); 0]);
+  joined = [{" ", ""}(1 + first); w];
+  chars = full (sparse (sent, 1, cellfun ("numel", w) + ! first, numel (ids), 1));
   t = mat2cell (reshape ([joined{:}], 1, []), 1, chars');
   t(chars == 0) = {""};
 endfunction
