@@ -59,11 +59,11 @@ function [from, token, logp] = candidates (P, lp, sent, gen, width)
     endfor
     at -= 1;                                    # from 0
     n = nr(picked)';
-    real = at < n .* V;                         # not the padding
-    from = (first(picked)' + mod (at, n))(real);
-    token = (floor (at ./ n) + 1)(real);
-    logp = top(real)(:);
-    key = repmat (picked', k, 1)(real);
+    ok = at < n .* V;                           # not the padding
+    from = (first(picked)' + mod (at, n))(ok);
+    token = (floor (at ./ n) + 1)(ok);
+    logp = top(ok)(:);
+    key = repmat (picked', k, 1)(ok);
   endif
   ## the rows passed on join in their sentence's place
   q = find (! gen);
