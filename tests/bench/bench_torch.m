@@ -46,10 +46,11 @@ malloc_env = ["GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456:" ...
 ## ---- the package side: a server ---------------------------------------------
 
 function f = minor_faults ()
-  ## field 10 of /proc/self/stat (after the parenthesised name)
+  ## minflt, field 10 of /proc/self/stat: the 8th value read from field 3
+  ## (the state letter, after the parenthesised name) on
   s = fileread ("/proc/self/stat");
-  v = sscanf (s(find (s == ")", 1, "last") + 2:end), "%s %d %d %d %d %d %u %u %u %u", 10);
-  f = v(10);
+  v = sscanf (s(find (s == ")", 1, "last") + 2:end), "%s %d %d %d %d %d %u %u", 8);
+  f = v(8);
 endfunction
 
 function os_threads = threads_now ()
