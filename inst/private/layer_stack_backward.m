@@ -62,8 +62,8 @@ function [dx, g, dkv, dout, D] = sublayer_backward (dy, S, g, p, name, c, back)
   [out{:}] = back (dout);
   [dx, G, dkv] = out{1:3};
   if (strcmp (c.norm, "pre"))              # y = x + delta(z),  z = LN (x)
-    [dxn, Gn] = layer_norm_backward (dx - dy, S.(norm_name), p.(norm_name), c);
-    dx = dy + dxn;                         # (dx - dy: d delta/dz alone)
+    [dx, Gn] = layer_norm_backward (dx - dy, S.(norm_name), p.(norm_name), c);
+    dx += dy;                              # (dx - dy: d delta/dz alone)
   endif
   if (nargout > 4)
     D = out{4};
@@ -104,7 +104,9 @@ function [dX, G, none, D] = ffn_backward (dY, T, P, c)
       D.up = unstack_rows (dup, n);
     endif
   endif
-  dpre = dhidden .* slope;
+  dpre = dhidden;                          # in place: dhidden becomes dpre
+  clear dhidden;
+  dpre .*= slope;
   [dX1, G.W_1, db] = attn_rows_backward (dpre, X, P.W_1);
   G = set_bias (G, "b_1", db);
   dX = dY + unstack_rows (dX1, n);
