@@ -104,9 +104,8 @@ function [dX, G, none, D] = ffn_backward (dY, T, P, c)
       D.up = unstack_rows (dup, n);
     endif
   endif
-  dpre = dhidden;                          # in place: dhidden becomes dpre
-  clear dhidden;
-  dpre .*= slope;
+  dhidden .*= slope;                       # in place: dhidden becomes dpre
+  dpre = dhidden;
   [dX1, G.W_1, db] = attn_rows_backward (dpre, X, P.W_1);
   G = set_bias (G, "b_1", db);
   dX = dY + unstack_rows (dX1, n);
