@@ -309,23 +309,16 @@ mxArray *gw_new_real(gw_real cls, int ndims, const attn_int *dims)
     return a;
 }
 
-mxArray *gw_copy(const mxArray *a, const gw_dims *dims)
+/* Octave's copies of arrays are shared until written (copy-on-write), but
+ * mxDuplicateArray copies the data here, and Octave copies it once more
+ * when the function returns it.  An array that Octave's builtin double (or
+ * single, logical) returns for itself is Octave's own array, sharing the
+ * data of a; a trace that holds the inputs so costs no copy. */
+mxArray *gw_share(const mxArray *a)
 {
-    mwSize d[GW_MAX_DIMS];
-    for (int k = 0; k < dims->ndims; k++)
-        d[k] = (mwSize) dims->dim[k];
-    const int logical = mxIsLogical(a);
-    const gw_real cls = mxIsSingle(a) ? GW_SINGLE : GW_DOUBLE;
-    mxArray *copy = logical
-        ? mxCreateLogicalArray((mwSize) dims->ndims, d)
-        : gw_new_real(cls, dims->ndims, dims->dim);
-    const size_t bytes = mxGetNumberOfElements(a)
-                         * (logical ? sizeof(mxLogical) : gw_size(cls));
-    if (bytes > 0)
-        memcpy(logical ? (void *) mxGetLogicals(copy) : gw_data(copy),
-               logical ? (const void *) mxGetLogicals(a)
-                       : (const void *) gw_data(a), bytes);
-    return copy;
+    mxArray *in[1] = { (mxArray *) a }, *out = NULL;
+    mexCallMATLAB(1, &out, 1, in, mxGetClassName(a));
+    return out;
 }
 
 const mxArray *gw_field(const mxArray *s, const char *sname,
@@ -789,7 +782,6 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     const int b_arg = cross ? 2 : 1;  /* position of B, then key_allow */
     gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 4, 2);
     const int lean = nrhs > b_arg + 2 && trace_mode(prhs[b_arg + 2]);
-
     gw_dims dq, dkv, dmask;
     const char *q_name = cross ? "D" : "X";
     const gw_real cls = gw_class_of(prhs[0], q_name);
@@ -829,9 +821,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
                      "token)");
     }
 
-    const attn_int n = s.n, m = s.m, h = s.heads, Bt = s.batch;
+    const attn_int m = s.m, h = s.heads, Bt = s.batch;
     const attn_int hk_kv = s.kv_heads * s.dk, hv_kv = s.kv_heads * s.dv;
-    const attn_int d = s.d;
     const int want_trace = nlhs > 1;
     mxArray *parts[BLOCK_PARTS] = { NULL }, *Y;
     block_trace t;
@@ -873,18 +864,15 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     mxArray *T = mxCreateStructMatrix(1, 1, nf, fields);
     mxSetField(T, 0, "kind", mxCreateString(kind_name(kind)));
     mxSetField(T, 0, "heads", mxCreateDoubleScalar((double) h));
-    mxSetField(T, 0, q_name, gw_copy(prhs[0], &dq));
+    mxSetField(T, 0, q_name, gw_share(prhs[0]));
     if (cross)
-        mxSetField(T, 0, "E", gw_copy(prhs[1], &dkv));
+        mxSetField(T, 0, "E", gw_share(prhs[1]));
     mxSetField(T, 0, "key_allow",
-               has_mask ? gw_copy(mask_arg, &dmask)
-                        : mxCreateLogicalMatrix(0, 0));
+               has_mask ? gw_share(mask_arg) : mxCreateLogicalMatrix(0, 0));
     for (int i = 0; i < BLOCK_PARTS; i++)
         if (parts[i] != NULL)
             mxSetField(T, 0, part_names[i], parts[i]);
-    if (!lean) {
-        const gw_dims y_dims = { 3, { n, d, Bt, 1, 1, 1, 1, 1 } };
-        mxSetField(T, 0, "out", gw_copy(Y, &y_dims));
-    }
+    if (!lean)
+        mxSetField(T, 0, "out", gw_share(Y));
     plhs[1] = T;
 }

@@ -106,9 +106,9 @@ typedef struct {
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               int cross, gw_real cls, gw_weights *w, attn_shape *s);
 
-/* A copy of a checked double, single or logical array of the given dims
- * (Octave 7 leaks an input's cached dimensions under mxDuplicateArray). */
-mxArray *gw_copy(const mxArray *a, const gw_dims *dims);
+/* The array a (double, single or logical) as a new array sharing its data
+ * (copy-on-write), for a result that holds an input as it is. */
+mxArray *gw_share(const mxArray *a);
 
 /* A field of a struct, or an attention:field error. */
 const mxArray *gw_field(const mxArray *s, const char *sname,

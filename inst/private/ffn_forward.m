@@ -8,27 +8,38 @@
 ## silu).  The biases are there when P has them (config ffn_bias).
 ## T: X, pre, up (gated), hidden, delta, out; mode "lean" (default "full")
 ## leaves out `out`, as the kernels' lean trace, and Y is then made only
-## when asked.
+## when asked.  The FFN works on every row alone, so it runs on the rows
+## stacked as one (n·Bt)×d matrix (stack_rows) and only delta is unstacked;
+## the lean trace (read only by layer_stack_backward's ffn_backward) keeps
+## X, pre, up and hidden stacked, the full one has every array n×·×Bt.
 function [Y, T] = ffn_forward (X, P, c, mode = "full")
-  pre = affine (X, P, "W_1", "b_1");
+  n = rows (X);
+  Xs = stack_rows (X);
+  pre = affine (Xs, P, "W_1", "b_1");
   hidden = activation (c.activation, pre);
-  if (isfield (P, "W_3"))
-    up = affine (X, P, "W_3", "b_3");
+  gated = isfield (P, "W_3");
+  if (gated)
+    up = affine (Xs, P, "W_3", "b_3");
     hidden .*= up;
   endif
-  delta = affine (hidden, P, "W_2", "b_2");
+  delta = unstack_rows (affine (hidden, P, "W_2", "b_2"), n);
   full = strcmp (mode, "full");
   if (isargout (1) || full)
     Y = X + delta;
   endif
   if (nargout > 1)
-    T = struct ("X", X, "pre", pre);
-    if (isfield (P, "W_3"))
-      T.up = up;
-    endif
-    [T.hidden, T.delta] = deal (hidden, delta);
     if (full)
-      T.out = Y;
+      T = struct ("X", X, "pre", unstack_rows (pre, n));
+      if (gated)
+        T.up = unstack_rows (up, n);
+      endif
+      [T.hidden, T.delta, T.out] = deal (unstack_rows (hidden, n), delta, Y);
+    else
+      T = struct ("X", Xs, "pre", pre);
+      if (gated)
+        T.up = up;
+      endif
+      [T.hidden, T.delta] = deal (hidden, delta);
     endif
   endif
 endfunction
@@ -54,7 +65,11 @@ endfunction
 %! endfor
 %! assert (T.out, Y);
 %! [~, L] = ffn_forward (X, P, c, "lean");
-%! assert (L, rmfield (T, "out"));
+%! S = rmfield (T, "out");
+%! for f = {"X", "pre", "hidden"}
+%!   S.(f{1}) = stack_rows (S.(f{1}));
+%! endfor
+%! assert (L, S);
 
 %!test
 %! ## a gated FFN without biases (SwiGLU), against the formula and finite

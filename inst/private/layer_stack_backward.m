@@ -62,8 +62,8 @@ function [dx, g, dkv, dout, D] = sublayer_backward (dy, S, g, p, name, c, back)
   [out{:}] = back (dout);
   [dx, G, dkv] = out{1:3};
   if (strcmp (c.norm, "pre"))              # y = x + delta(z),  z = LN (x)
-    [dxn, Gn] = layer_norm_backward (dx - dy, S.(norm_name), p.(norm_name), c);
-    dx = dy + dxn;                         # (dx - dy: d delta/dz alone)
+    [dx, Gn] = layer_norm_backward (dx - dy, S.(norm_name), p.(norm_name), c);
+    dx += dy;                              # (dx - dy: d delta/dz alone)
   endif
   if (nargout > 4)
     D = out{4};
@@ -78,31 +78,43 @@ endfunction
 ## ffn_forward; dX includes the residual path (dY itself), like the
 ## attention kernels' backward.  The third output ([]) mirrors
 ## block_backward's key/value side; D is the backward side of the trace T
-## (out, delta, hidden, up when gated, pre, X).
+## (out, delta, hidden, up when gated, pre, X).  Like ffn_forward, on the
+## rows stacked (T's arrays are when T is lean).
 function [dX, G, none, D] = ffn_backward (dY, T, P, c)
   none = [];
+  n = rows (dY);
   G = cell2struct (cell (numfields (P), 1), fieldnames (P), 1);   # P's layout
   ## delta = hidden*W_2 + b_2
-  [dhidden, G.W_2, db] = attn_rows_backward (dY, T.hidden, P.W_2);
+  [dhidden, G.W_2, db] = attn_rows_backward (stack_rows (dY), stack_rows (T.hidden), P.W_2);
   G = set_bias (G, "b_2", db);
   ## hidden = act (pre) [.* up],  pre = X*W_1 + b_1,  up = X*W_3 + b_3
-  D = struct ("out", dY, "delta", dY, "hidden", dhidden);
-  [act, slope] = activation (c.activation, T.pre);
+  trace = nargout > 3;
+  if (trace)
+    D = struct ("out", dY, "delta", dY, "hidden", unstack_rows (dhidden, n));
+  endif
+  [act, slope] = activation (c.activation, stack_rows (T.pre));
+  X = stack_rows (T.X);
   gated = isfield (P, "W_3");
   if (gated)
-    D.up = dhidden .* act;
-    [dX3, G.W_3, db] = attn_rows_backward (D.up, T.X, P.W_3);
+    dup = dhidden .* act;
+    [dX3, G.W_3, db] = attn_rows_backward (dup, X, P.W_3);
     G = set_bias (G, "b_3", db);
-    dhidden .*= T.up;
+    dhidden .*= stack_rows (T.up);
+    if (trace)
+      D.up = unstack_rows (dup, n);
+    endif
   endif
-  D.pre = dhidden .* slope;
-  [dX1, G.W_1, db] = attn_rows_backward (D.pre, T.X, P.W_1);
+  dhidden .*= slope;                       # in place: dhidden becomes dpre
+  dpre = dhidden;
+  [dX1, G.W_1, db] = attn_rows_backward (dpre, X, P.W_1);
   G = set_bias (G, "b_1", db);
-  dX = dY + dX1;
+  dX = dY + unstack_rows (dX1, n);
   if (gated)
-    dX += dX3;
+    dX += unstack_rows (dX3, n);
   endif
-  D.X = dX;
+  if (trace)
+    [D.pre, D.X] = deal (unstack_rows (dpre, n), dX);
+  endif
 endfunction
 
 ## G.(name) = db when the layer has that bias
