@@ -95,8 +95,10 @@ typedef struct {
     attn_weights_f f;               /* GW_SINGLE */
 } gw_weights;
 
-/* The block struct: checks fields, classes, finiteness and every width
- * against the widths of the query rows q and the key/value rows kv; a
+/* The block struct: checks fields, classes, finiteness (of the biases:
+ * the four weights are scanned by gw_block_status, and only when the core
+ * failed) and every width against the widths of the query rows q and the
+ * key/value rows kv; a
  * weight whose rows match the rows of its input instead of its width is
  * reported as an input given with tokens as columns.  The optional fields
  * (absent or [] = off): biases b_Q, b_K, b_V, b_O, kv_heads, rope_base
@@ -105,6 +107,11 @@ typedef struct {
  * rope_base of s. */
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               int cross, gw_real cls, gw_weights *w, attn_shape *s);
+
+/* After the core ran on a block B read by gw_block: unless status is
+ * ATTN_OK, the attention:nonfinite error of the first weight of B that
+ * holds NaN or Inf, else attention:overflow (gw_status). */
+void gw_block_status(int status, const mxArray *B, gw_real cls);
 
 /* The array a (double, single or logical) as a new array sharing its data
  * (copy-on-write), for a result that holds an input as it is. */

@@ -185,6 +185,29 @@
 %!error id=attention:nonfinite attn_backward (dY, setfield (T, "A", NaN (4, 4, 2)), B)
 %!error id=attention:nonfinite attn_backward ([NaN 1 1; dY(2:4,:)], T, B)
 
+## A weight holding NaN or Inf is named, whichever row it meets: the
+## gateways find it after the core saw a non-finite result (every block
+## kind, forward and backward; one row whose input is 0 where the bad
+## weight multiplies it; a step with a K/V cache).
+%!test
+%! for w = {"W_Q", "W_K", "W_V", "W_O"}
+%!   for bad = [NaN, Inf, -Inf]
+%!     name = ["B." w{1}];
+%!     Bb = B;  Bb.(w{1})(1,2) = bad;
+%!     Bcb = Bc;  Bcb.(w{1})(1,2) = bad;
+%!     check_error (@() attn_self (X, Bb), "attention:nonfinite", name);
+%!     check_error (@() attn_masked (X, Bb), "attention:nonfinite", name);
+%!     check_error (@() attn_cross (D, E, Bcb), "attention:nonfinite", name);
+%!     check_error (@() attn_self ([0 0 0], Bb), "attention:nonfinite", name);
+%!     check_error (@() attn_cross ([0 0 0], zeros (1, 6), Bcb), "attention:nonfinite", name);
+%!     [~, Tm] = attn_masked (X(1:3,:), B, [], "lean");
+%!     check_error (@() attn_masked (zeros (1, 3), Bb, [], "lean", Tm),
+%!                  "attention:nonfinite", name);
+%!     check_error (@() attn_backward (dY, T, Bb), "attention:nonfinite", name);
+%!     check_error (@() attn_backward (rand (2, 3), Tc, Bcb), "attention:nonfinite", name);
+%!   endfor
+%! endfor
+
 ## the trace must come from the block given: its heads and weights
 %!error <T.heads = 2 but B.heads = 1> attn_backward (dY, T, setfield (B, "heads", 1))
 %!error id=attention:trace attn_backward (dY, T, setfield (B, "W_Q", B.W_Q + 1))
