@@ -199,7 +199,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         status = attn_block_backward(&s, &w.d, Xq, Xkv, &t, dY, &g, work);
     }
     mxFree(work);
-    gw_block_status(status, prhs[2], cls);
+    gw_block_status(status, prhs[2], NULL, cls);
 
     /* W_Q, W_K, W_V, W_O, the biases B has, then dX (or dD, dE) */
     static const char *bias_names[4] = { "b_Q", "b_K", "b_V", "b_O" };

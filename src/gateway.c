@@ -630,16 +630,21 @@ void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
     gw_fits_blas("d_src", d_src);
 }
 
-void gw_block_status(int status, const mxArray *B, gw_real cls)
+void gw_block_status(int status, const mxArray *B, const mxArray *cache,
+                     gw_real cls)
 {
     static const char *weights[4] = { "W_Q", "W_K", "W_V", "W_O" };
     if (status == ATTN_OK)
         return;
+    gw_dims got;
     for (int i = 0; i < 4; i++) {
         char name[8];
-        gw_dims got;
         snprintf(name, sizeof name, "B.%s", weights[i]);
         gw_finite(mxGetField(B, 0, weights[i]), name, 2, &got, cls);
+    }
+    if (given(cache)) {
+        gw_finite(mxGetField(cache, 0, "K"), "cache.K", 3, &got, cls);
+        gw_finite(mxGetField(cache, 0, "V"), "cache.V", 3, &got, cls);
     }
     gw_status(status);
 }
@@ -692,11 +697,11 @@ static void kv_cache(const mxArray *a, attn_shape *s, gw_real cls,
                           "struct with fields K and V; got %s",
                           describe(a, got, sizeof got));
     }
-    gw_dims dk, dv;
-    *K = gw_finite(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk,
-                   cls);
-    *V = gw_finite(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv,
-                   cls);
+    gw_dims dk, dv;     /* NaN and Inf: the core checks K and V, past rows too */
+    *K = gw_rows_arg(gw_field(a, "the K/V cache", "K"), "cache.K", 3, &dk,
+                     cls);
+    *V = gw_rows_arg(gw_field(a, "the K/V cache", "V"), "cache.V", 3, &dv,
+                     cls);
     s->past = dk.dim[0];
     gw_dims want = { 3, { s->past, s->kv_heads * s->dk, s->batch,
                           1, 1, 1, 1, 1 } };
@@ -727,7 +732,8 @@ typedef union {
 } block_trace;
 
 /* The trace arrays of a block call, in the order of attn_trace. */
-enum { BLOCK_PARTS = 7, P_SCORES = 3, P_WEIGHTS = 4, P_DELTA = 6 };
+enum { BLOCK_PARTS = 7, P_K = 1, P_V = 2, P_SCORES = 3, P_WEIGHTS = 4,
+       P_DELTA = 6 };
 static const char *part_names[BLOCK_PARTS] = {
     "Q", "K", "V", "scores", "A", "message", "delta" };
 
@@ -741,7 +747,7 @@ static const char *part_names[BLOCK_PARTS] = {
  * parts[i] (NULL for a part T does not return), *Y and every pointer of
  * t; returns the workspace (mxFree it after the kernel). */
 static void *block_memory(const attn_shape *s, gw_real cls, int cross,
-                          int want_trace, int lean,
+                          int want_trace, int lean, const mxArray *cache_kv,
                           mxArray *parts[BLOCK_PARTS], mxArray **Y,
                           block_trace *t)
 {
@@ -759,22 +765,31 @@ static void *block_memory(const attn_shape *s, gw_real cls, int cross,
         { n, m, h, Bt }, { n, hv, Bt }, { n, d, Bt } };
     void *buf[BLOCK_PARTS + 1];   /* the parts, then out (Y) */
     size_t numel[BLOCK_PARTS], in_work = 0;
+    int placed[BLOCK_PARTS] = { 0 };
     for (int i = 0; i < BLOCK_PARTS; i++) {
         const int nd = i == P_SCORES || i == P_WEIGHTS ? 4 : 3;
         numel[i] = 1;
         for (int k = 0; k < nd; k++)
             numel[i] *= (size_t) part_dims[i][k];
         parts[i] = NULL;
-        if (want_trace && !(lean && i == P_SCORES)) {
+        if (cache_kv != NULL && (i == P_K || i == P_V)) {
+            /* read only: the core writes no K or V row when none is new */
+            const mxArray *a = mxGetField(cache_kv, 0, i == P_K ? "K" : "V");
+            buf[i] = gw_data(a);
+            if (want_trace)
+                parts[i] = gw_share(a);
+            placed[i] = 1;
+        } else if (want_trace && !(lean && i == P_SCORES)) {
             parts[i] = gw_new_real(cls, nd, part_dims[i]);
             buf[i] = gw_data(parts[i]);
+            placed[i] = 1;
         } else if (i != P_SCORES)
             in_work += numel[i];
     }
     void *work = gw_workspace(kernel_work + in_work, cls);
     attn_int next = (attn_int) kernel_work;  /* entries into work */
     for (int i = 0; i < BLOCK_PARTS; i++)
-        if (parts[i] == NULL && i != P_SCORES) {
+        if (!placed[i] && i != P_SCORES) {
             buf[i] = gw_at_out(work, next, cls);
             next += (attn_int) numel[i];
         }
@@ -823,8 +838,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     s.batch = dq.dim[2];
     s.causal = kind == BLOCK_MASKED;
     const void *past_K, *past_V;
-    kv_cache(nrhs > b_arg + 3 ? prhs[b_arg + 3] : NULL, &s, cls, &past_K,
-             &past_V);
+    const mxArray *cache = nrhs > b_arg + 3 ? prhs[b_arg + 3] : NULL;
+    kv_cache(cache, &s, cls, &past_K, &past_V);
     s.m = s.past + dkv.dim[0];
     gw_fits_blas("n", s.n);
     gw_fits_blas("m", s.m);
@@ -845,9 +860,12 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     const int want_trace = nlhs > 1;
     mxArray *parts[BLOCK_PARTS] = { NULL }, *Y;
     block_trace t;
-    void *work = block_memory(&s, cls, cross, want_trace, lean, parts, &Y,
-                              &t);
-    if (s.past > 0) {
+    /* no key rows besides the cache's (a cross-attention step after the
+     * first): K and V are the cache's arrays, not copies */
+    const int cache_is_kv = s.past > 0 && dkv.dim[0] == 0;
+    void *work = block_memory(&s, cls, cross, want_trace, lean,
+                              cache_is_kv ? cache : NULL, parts, &Y, &t);
+    if (s.past > 0 && !cache_is_kv) {
         void *K = cls == GW_SINGLE ? (void *) t.f.K : (void *) t.d.K;
         void *V = cls == GW_SINGLE ? (void *) t.f.V : (void *) t.d.V;
         put_past(s.past, m, hk_kv, Bt, cls, past_K, K);
@@ -859,7 +877,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
             ? attn_block_forward_f(&s, &w.f, Xq, Xkv, key_allow, &t.f, work)
             : attn_block_forward(&s, &w.d, Xq, Xkv, key_allow, &t.d, work);
     mxFree(work);
-    gw_block_status(status, prhs[b_arg], cls);
+    gw_block_status(status, prhs[b_arg], cache, cls);
 
     plhs[0] = Y;
     if (!want_trace)

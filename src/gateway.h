@@ -108,10 +108,12 @@ typedef struct {
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               int cross, gw_real cls, gw_weights *w, attn_shape *s);
 
-/* After the core ran on a block B read by gw_block: unless status is
- * ATTN_OK, the attention:nonfinite error of the first weight of B that
- * holds NaN or Inf, else attention:overflow (gw_status). */
-void gw_block_status(int status, const mxArray *B, gw_real cls);
+/* After the core ran on a block B read by gw_block (and a K/V cache, or
+ * NULL): unless status is ATTN_OK, the attention:nonfinite error of the
+ * first weight of B, or array of the cache, that holds NaN or Inf, else
+ * attention:overflow (gw_status). */
+void gw_block_status(int status, const mxArray *B, const mxArray *cache,
+                     gw_real cls);
 
 /* The array a (double, single or logical) as a new array sharing its data
  * (copy-on-write), for a result that holds an input as it is. */

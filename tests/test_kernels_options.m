@@ -201,8 +201,36 @@
 %! [D, E, ka] = opt_inputs ("cross", 4, 7, 6, 5);
 %! [Y, T] = attn_cross (D, E, B, ka);
 %! for i = 1:4
-%!   Yi = attn_cross (D(i,:,:), E(1:0,:,:), B, ka, "lean", T);
+%!   [Yi, Ti] = attn_cross (D(i,:,:), E(1:0,:,:), B, ka, "lean", T);
 %!   ref_assert_close (Yi, Y(i,:,:), 1e-12);
+%!   assert (isequal (Ti.K, T.K) && isequal (Ti.V, T.V));   # the cache as it was
+%! endfor
+
+%!test
+%! ## NaN or Inf in a K/V cache is named, with key rows after it or none
+%! randn ("state", 16);  rand ("state", 16);
+%! B = opt_block (6, 6, 4, 2, 3, {"bias", "gqa"});
+%! [X, ~, ka] = opt_inputs ("masked", 4, 4, 6, 6);
+%! [~, C] = attn_masked (X(1:3,:,:), B, ka(1:3,:), "lean");
+%! Bc = opt_block (6, 5, 4, 2, 3, {"bias", "gqa"});
+%! [D, E, kc] = opt_inputs ("cross", 2, 7, 6, 5);
+%! [~, Tc] = attn_cross (D, E, Bc, kc, "lean");
+%! for f = {"K", "V"}
+%!   for bad = [NaN, Inf]
+%!     Cb = C;  Cb.(f{1})(2,1,1) = bad;
+%!     Tb = Tc;  Tb.(f{1})(7,2,2) = bad;
+%!     for call = {@() attn_masked (X(4,:,:), B, ka, "lean", Cb),
+%!                 @() attn_self (zeros (1, 6, 2), B, ka, "lean", Cb),
+%!                 @() attn_cross (D(1,:,:), E(1:0,:,:), Bc, kc, "lean", Tb)}
+%!       try
+%!         call{1} ();
+%!         error ("no error");
+%!       catch err
+%!         assert (err.identifier, "attention:nonfinite");
+%!         assert (! isempty (strfind (err.message, ["cache." f{1}])), err.message);
+%!       end_try_catch
+%!     endfor
+%!   endfor
 %! endfor
 
 %!test
