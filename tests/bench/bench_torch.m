@@ -12,7 +12,8 @@
 ##   large step        d 256, 8 heads, d_ff 1024, 2+2 layers, pre-norm,
 ##                     batch 32 of 32-64 tokens, the same two ways
 ##   greedy decoding   the 200 test sentences in one call of attn_greedy
-##                     with the train-demo model after one epoch
+##                     with the train-demo model after one epoch, given
+##                     their ids (as PyTorch is) and returning texts
 ##   causal block      n = d = 512, h = 8: attn_masked with its trace +
 ##                     attn_backward against nn.MultiheadAttention, and
 ##                     the dgemm limit (the block's 4.83 GFLOP at the rate
@@ -130,7 +131,9 @@ function serve_package (sets_file)
           fprintf (out, "time %.6g %.6g\nlosses %s\n", t / n, f / n, sprintf ("%.17g ", loss));
         case "decode"
           d = in_class (S.decode, in_single);
-          [t, f] = timed (@() attn_greedy (d.m, d.sources));
+          ## given ids, as PyTorch is (attn_greedy reads either)
+          ids = cellfun (@(s) attn_encode (d.m.src_vocab, s), d.sources, "UniformOutput", false);
+          [t, f] = timed (@() attn_greedy (d.m, ids));
           ids = greedy_ids (d.m, d.sources);
           fprintf (out, "time %.6g %.6g\n", t, f);
           fprintf (out, "ids %d %s\n", [num2cell(1:numel (ids)); cellfun(@(v) sprintf ("%d ", v), ids, "UniformOutput", false)]{:});
