@@ -66,7 +66,7 @@ function [text, info] = attn_greedy (m, source, varargin)
                                      "cache", true, "flag"}, varargin);
   o.method = "greedy";
   o.want = nargout > 1;
-  check_model (m, "attn_greedy");
+  check_model (m, "attn_greedy", "keep", true);
   if (o.want)
     [text, info] = decode_run (m, source, {}, o, "attn_greedy");
     info = attn_decoding.of (rmfield (info, {"prompt_tokens", "rows_computed"}));
