@@ -39,10 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_NAMES = 4096, FIRST_SUB = 5, NODE_SUB = 2 };
+enum { MAX_NAMES = 4096, MAX_TEXT = 1 << 16, FIRST_SUB = 5, NODE_SUB = 2 };
 
 typedef struct {
-    char *text;                 /* the names row, split in place */
+    char text[MAX_TEXT];        /* the names row, split in place */
     const char *name[MAX_NAMES];
     int count;
 } names_t;
@@ -264,16 +264,14 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (!mxIsStruct(ref) && !mxIsEmpty(ref))
         bad_spec("ref must be [] or a struct");
 
-    names_t nm;
+    /* static: no buffer of ours to free when an error leaves */
+    static names_t nm;
     nm.count = 0;
-    nm.text = mxArrayToString(prhs[1]);
-    if (nm.text == NULL)
-        bad_spec("names must be a char row");
+    if (mxGetString(prhs[1], nm.text, MAX_TEXT) != 0)
+        bad_spec("names must be a char row shorter than 64 KiB");
     for (char *t = strtok(nm.text, " "); t != NULL; t = strtok(NULL, " ")) {
-        if (nm.count == MAX_NAMES) {
-            mxFree(nm.text);
+        if (nm.count == MAX_NAMES)
             bad_spec("too many names");
-        }
         nm.name[nm.count++] = t;
     }
 
@@ -349,6 +347,5 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             ok = there && finite(p, (size_t) c[2] * (size_t) c[3], cls);
         }
     }
-    mxFree(nm.text);
     plhs[0] = mxCreateLogicalScalar(ok ? 1 : 0);
 }
