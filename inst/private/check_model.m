@@ -499,24 +499,24 @@ endfunction
 ## or not; a changed shape or number is named as before
 %!test
 %! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 64, "heads", 2,
-%!                          "layers", 2, "max_len", 4096));
+%!                          "layers", 2, "max_len", 1024));
 %! for how = {{}, {"keep", true}}
 %!   check_model (g, "f", how{1}{:});
 %!   check_model (g, "f", how{1}{:});
 %!   bad = g;
-%!   bad.tgt_pos(4000, 7) = NaN;
+%!   bad.tgt_pos(1000, 7) = NaN;
 %!   try
 %!     check_model (bad, "f", how{1}{:});
 %!     error ("test:nan", "the NaN was not found");
 %!   catch err
 %!     assert (err.identifier, "attention:nonfinite");
-%!     assert (err.message, "f: M.tgt_pos must be finite, got NaN at (4000,7) and 1 non-finite entries in all");
+%!     assert (err.message, "f: M.tgt_pos must be finite, got NaN at (1000,7) and 1 non-finite entries in all");
 %!   end_try_catch
 %!   bad = g;
 %!   bad.decoder(2).self.W_V(1) = Inf;
 %!   fail ("check_model (bad, 'f', how{1}{:})", "f: M.decoder.2.self.W_V must be finite, got Inf at \\(1,1\\)");
 %!   fail ("check_model (setfield (g, 'tgt_pos', g.tgt_pos(1:end-1,:)), 'f', how{1}{:})",
-%!         "f: M.tgt_pos must be a real 4096×64 double array");
+%!         "f: M.tgt_pos must be a real 1024×64 double array");
 %!   fail ("check_model (setfield (g, 'decoder', g.decoder(1)), 'f', how{1}{:})",
 %!         "f: M.decoder must be a struct array of 2 layers");
 %!   fail ("check_model (setfield (g, 'decoder', [g.decoder, g.decoder(1)]), 'f', how{1}{:})",
