@@ -53,7 +53,7 @@ static void bad_spec(const char *what)
                       what);
 }
 
-/* A real full double matrix of at least min_rows rows, integer-valued. */
+/* A real full double matrix of at least min_rows rows. */
 static const double *spec_matrix(const mxArray *a, mwSize min_rows,
                                  mwSize *rows, mwSize *cols, const char *what)
 {
@@ -66,12 +66,13 @@ static const double *spec_matrix(const mxArray *a, mwSize min_rows,
     *cols = mxGetN(a);
     if (*cols > 0 && *rows < min_rows)
         bad_spec(what);
-    const size_t n = (size_t) *rows * (size_t) *cols;
-    for (size_t i = 0; i < n; i++)
-        if (!(p[i] >= -2147483648.0 && p[i] <= 9007199254740992.0)
-            || p[i] != (double) (long long) p[i])
-            bad_spec(what);
     return p;
+}
+
+/* An integer in lo..2^53. */
+static int integer(double x, double lo)
+{
+    return x >= lo && x <= 9007199254740992.0 && x == (double) (long long) x;
 }
 
 /* The subs of a path (n entries, 0 ends them early): fields within
@@ -87,7 +88,8 @@ static void check_path(const double *sub, mwSize n, const names_t *nm,
         if (sub[i] != 0)
             bad_spec(what);
     for (mwSize i = 0; i < len; i++)
-        if (sub[i] > nm->count || (sub[i] < 0 && (i == 0 || sub[i - 1] < 0)))
+        if (!integer(sub[i], -2147483648.0) || sub[i] > nm->count
+            || (sub[i] < 0 && (i == 0 || sub[i - 1] < 0)))
             bad_spec(what);
     if (len > 0 && sub[len - 1] < 0 && !may_end_indexed)
         bad_spec(what);
@@ -140,7 +142,7 @@ static const void *part_array(const mxArray *s, const double *sub, mwSize n,
     const void *p = cls == mxSINGLE_CLASS ? (const void *) mxGetSingles(a)
                                           : (const void *) mxGetDoubles(a);
     if (mxGetNumberOfDimensions(a) != 2 || (double) mxGetM(a) != rows
-        || (double) mxGetN(a) != cols)
+        || (double) mxGetN(a) != cols || (p == NULL && rows * cols > 0))
         return NULL;
     *there = 1;
     return p;
@@ -281,13 +283,13 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     for (mwSize j = 0; j < pcol; j++) {
         const double *c = P + j * prow;
         if (!(c[0] == 1 || c[0] == 2) || !(c[1] == 0 || c[1] == 1)
-            || c[2] < 0 || c[3] < 0 || c[FIRST_SUB] <= 0)
+            || !integer(c[2], 0) || !integer(c[3], 0) || c[FIRST_SUB] <= 0)
             bad_spec("parts");
         check_path(c + FIRST_SUB, prow - FIRST_SUB, &nm, 0, "parts");
     }
     for (mwSize j = 0; j < ncol; j++) {
         const double *c = N + j * nrow;
-        if (c[0] < 1 || c[1] < -1)
+        if (!integer(c[0], 1) || !integer(c[1], -1))
             bad_spec("nodes");
         check_path(c + NODE_SUB, nrow - NODE_SUB, &nm, 1, "nodes");
     }

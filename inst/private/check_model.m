@@ -530,6 +530,17 @@ endfunction
 %!   assert (check_model (g, "f", how{1}{:}), check_model (g, "g"));
 %! endfor
 
+## a config number need not be an integer (rope_base), nor below 2^53
+%!test
+%! for base = {10000.5, 1e20}
+%!   r = attn_family (struct ("family", "decoder-only", "vocab", "a b", "d", 4, "heads", 2,
+%!                            "layers", 1, "positions", "rope", "rope_base", base{1}));
+%!   assert (check_model (r, "f").rope_base, base{1});
+%!   assert (check_model (r, "f").rope_base, base{1});
+%!   r.decoder.self.rope_base = 10000;
+%!   fail ("check_model (r, 'f')", "f: M.decoder.1.self.rope_base must be");
+%! endfor
+
 ## the one pass refuses a malformed description of the schema
 %!test
 %! m = attn_toy ("river");
