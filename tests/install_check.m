@@ -6,10 +6,10 @@
 ## Install @var{tarball} with @code{pkg install -local} under the empty
 ## folder @var{prefix}, load it and check the installed copy: the MEX
 ## functions run from the installed architecture folder, each has its help
-## stub beside it, @code{attn_sdpa} reproduces seed 004's numbers and the
-## internal @code{__grade_value__} is installed and runs, and @code{doc}
-## opens the installed reference manual at each public function's node
-## (with @file{tests/reference/doc_screen.m}).
+## stub beside it, @code{attn_sdpa} reproduces seed 004's numbers, the
+## internal @code{__grade_value__} and @code{__model_fits__} are installed
+## and run, and @code{doc} opens the installed reference manual at each
+## public function's node (with @file{tests/reference/doc_screen.m}).
 ## Prints one line per check and last @samp{@var{N} passed, @var{N} failed};
 ## returns the number of failed checks.  @code{make check} then runs the
 ## installed package's own tests with
@@ -49,7 +49,8 @@ function nfail = install_check (tarball, prefix)
   endfor
 
   results(end+1) = check_seed004 ();
-  results(end+1) = check_internal ("__grade_value__", prefix);
+  results(end+1) = check_internal ("__grade_value__", prefix, @codec_round_trip);
+  results(end+1) = check_internal ("__model_fits__", prefix, @model_checks);
   results(end+1) = check_doc (prefix);
   results(end+1) = check ("pkg load leaves Octave's manual (info_file) as it was",
                           strcmp (info_file (), manual));
@@ -94,19 +95,37 @@ function ok = check_function (name, prefix)
 endfunction
 
 ## The internal MEX function NAME (no stub: a private function documents
-## it) is installed and runs: here, the grading channel's codec.
-function ok = check_internal (name, prefix)
+## it) is installed and runs: probe () is true.
+function ok = check_internal (name, prefix, probe)
   file = which (name);
   [~, ~, ext] = fileparts (file);
   ok = strcmp (ext, ".mex") && strncmp (file, prefix, numel (prefix));
   try
-    v = {"nonce", int8([1 2]), struct("a", 1)};
-    ok = ok && isequal (feval (name, "decode", feval (name, "encode", v)), v);
+    ok = ok && probe ();
   catch err
     printf ("%s\n", err.message);
     ok = false;
   end_try_catch
   ok = check (sprintf ("%s runs %s", name, file), ok);
+endfunction
+
+## the grading channel's codec: a value encoded and decoded
+function ok = codec_round_trip ()
+  v = {"nonce", int8([1 2]), struct("a", 1)};
+  ok = isequal (__grade_value__ ("decode", __grade_value__ ("encode", v)), v);
+endfunction
+
+## check_model's one pass: a model passes twice, a NaN in it is named
+function ok = model_checks ()
+  m = attn_toy ("river");
+  ok = ischar (attn_greedy (m, "the river bank")) && ischar (attn_greedy (m, "the river bank"));
+  m.W_vocab(2) = NaN;
+  try
+    attn_greedy (m, "the river bank");
+    ok = false;
+  catch err
+    ok = ok && strcmp (err.identifier, "attention:nonfinite");
+  end_try_catch
 endfunction
 
 ## doc NAME for every function of the installed INDEX: the doc.info beside

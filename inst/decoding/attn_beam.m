@@ -52,7 +52,7 @@ function [text, info] = attn_beam (m, source, k, varargin)
                                    "cache", true, "flag"}, [{"width", k}, varargin]);
   o.method = "beam";
   o.want = nargout > 1;
-  check_model (m, "attn_beam");
+  check_model (m, "attn_beam", "keep", true);
   if (o.want)
     [text, info, done] = decode_run (m, source, {}, o, "attn_beam");
     info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});

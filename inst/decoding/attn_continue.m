@@ -75,7 +75,7 @@ function [text, info] = attn_continue (m, prompt, varargin)
                                        {"width", 1, "integer [1, Inf)";
                                         "alpha", 1, "real (-Inf, Inf)";
                                         "cache", true, "flag"}], varargin);
-  check_model (m, "attn_continue");
+  check_model (m, "attn_continue", "keep", true);
   start = model_family (m).start;
   given = ! (isnumeric (o.source) && isempty (o.source));
   if (strcmp (start, "prompt") && given)

@@ -66,7 +66,7 @@ function [text, info] = attn_greedy (m, source, varargin)
                                      "cache", true, "flag"}, varargin);
   o.method = "greedy";
   o.want = nargout > 1;
-  check_model (m, "attn_greedy");
+  check_model (m, "attn_greedy", "keep", true);
   if (o.want)
     [text, info] = decode_run (m, source, {}, o, "attn_greedy");
     info = attn_decoding.of (rmfield (info, {"prompt_tokens", "rows_computed"}));
@@ -104,3 +104,14 @@ endfunction
 
 %!error id=attention:option attn_greedy (attn_toy ("blackcat"), "the cat", "width", 3)
 %!error id=attention:model attn_greedy (struct ("a", 1), "the cat")
+
+%!test
+%! ## the model is checked again when it changed between two calls, though
+%! ## check_model keeps the last one (only its unchanged arrays are not read)
+%! m = attn_toy ("river");
+%! attn_greedy (m, "the river bank");
+%! m.decoder.cross.W_V(2) = NaN;
+%! fail ('attn_greedy (m, "the river bank")',
+%!       "attn_greedy: M.decoder.1.cross.W_V must be finite, got NaN at \\(2,1\\)");
+%! m.decoder.cross.W_V(2) = 0;
+%! assert (attn_greedy (m, "the river bank"), attn_greedy (m, "the river bank"));

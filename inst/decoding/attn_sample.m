@@ -42,7 +42,7 @@ function [text, info] = attn_sample (m, source, varargin)
                                       "cache", true, "flag"}], varargin);
   o.method = "sample";
   o.want = nargout > 1;
-  check_model (m, "attn_sample");
+  check_model (m, "attn_sample", "keep", true);
   old = rand ("state");
   rand ("state", o.seed);
   unwind_protect

@@ -52,7 +52,7 @@ function S = attn_score (m, data, varargin)
   if (nargin < 2)
     print_usage ();
   endif
-  check_model (m, "attn_score");
+  check_model (m, "attn_score", "keep", true);
   o = parse_options ("attn_score", {"batch_size", 64, "integer [1, Inf)";
                                     "max_len", Inf, "integer [0, Inf]"}, varargin);
   if (iscell (data) && columns (data) == 2)

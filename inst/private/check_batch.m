@@ -22,11 +22,12 @@ function check_batch (m, batch, fname, need_labels)
     error ("attention:field", "%s: BATCH must be a struct from attn_batch with fields %s",
            fname, strjoin (need, ", "));
   endif
+  family = model_family (m);
   parts = {};                                # {ids, mask, vocabulary size}
-  if (isfield (m, "src_embed"))
+  if (family.source)
     parts(end+1,:) = {"src", "src_allow", numel(m.src_vocab.words)};
   endif
-  if (isfield (m, "tgt_embed"))
+  if (family.decoder)
     parts(end+1,:) = {"tgt_in", "tgt_allow", numel(m.tgt_vocab.words)};
   endif
   if (need_labels)
@@ -34,7 +35,9 @@ function check_batch (m, batch, fname, need_labels)
   endif
   N = [];
   for i = 1:rows (parts)
-    [ids, mask, V] = deal (batch.(parts{i,1}), batch.(parts{i,2}), parts{i,3});
+    ids = batch.(parts{i,1});
+    mask = batch.(parts{i,2});
+    V = parts{i,3};
     if (! isnumeric (ids) || ! isreal (ids) || ndims (ids) != 2)
       error ("attention:type", "%s: BATCH.%s must be a real matrix of ids, got %s",
              fname, parts{i,1}, disp_arg (ids));
@@ -60,7 +63,6 @@ function check_batch (m, batch, fname, need_labels)
              fname, parts{i,1}, V, disp_arg (ids(bad)), bad);
     endif
   endfor
-  family = model_family (m);
   if (need_labels)
     switch (family.readout)                    # what the labels are of
       case "token"
@@ -85,8 +87,8 @@ endfunction
 ## error attention:size when a source or decoder input is longer than its
 ## position table; the message gives the true limits of the model
 function check_lengths (m, family, batch, fname)
-  k = 0;
-  if (family.decoder)
+  k = 0;                                       # 0 or 1: it matters to the longest input only
+  if (family.decoder && rows (batch.tgt_in) >= m.config.max_len)
     k = prefix_rows (m);
   endif
   if ((family.source && rows (batch.src) > m.config.max_len)

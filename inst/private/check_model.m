@@ -1,6 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{c} =} check_model (@var{m}, @var{caller})
 ## @deftypefnx {} {@var{c} =} check_model (@var{m}, @var{caller}, @var{G})
+## @deftypefnx {} {@var{c} =} check_model (@var{m}, @var{caller}, "keep", true)
 ## Check a model struct against its schema: @code{config}, @code{src_vocab}
 ## and @code{tgt_vocab} present, the config valid (@code{check_config}), and
 ## every array of @code{model_schema (m)} there, real, of its shape, all
@@ -15,12 +16,22 @@
 ## part), every number
 ## finite (@code{attention:nonfinite}).  NaN or Inf in an array of
 ## @var{m} is an @code{attention:nonfinite} error naming the array.
-## @var{c} is the checked config with the vocabularies.  A config seen
-## before is not checked again (memo keeps the last few with their schema):
-## what remains per call is one look at every array.
+## @var{c} is the checked config with the vocabularies.
+##
+## A config seen before is not checked again (memo keeps the last few
+## with their schema), and one with the config of the last model checked
+## (memo's @qcode{"last model"}) is one pass of the MEX function
+## @code{__model_fits__} over its arrays in place; only when that pass
+## finds something wrong does Octave look at the arrays again, to name it.
+## With @qcode{"keep"} (the decoding functions, which read one model call
+## after call) that last model is kept whole, and an array of @var{m} that
+## is the kept model's own (the same memory: copy-on-write changed none of
+## it) is not read again for NaN and Inf.  The kept model lives until
+## another model is checked with @qcode{"keep"} (or @code{clear
+## functions}).
 ## @end deftypefn
 
-function c = check_model (m, caller, G)
+function c = check_model (m, caller, varargin)
   if (! isstruct (m) || ! isscalar (m) || ! all (isfield (m, {"config", "src_vocab", "tgt_vocab"})))
     if (isstruct (m))
       got = "a struct without config, src_vocab and tgt_vocab";
@@ -32,6 +43,21 @@ function c = check_model (m, caller, G)
   endif
   check_vocab (m.src_vocab, caller);
   check_vocab (m.tgt_vocab, caller);
+  grad = {};                               # {G} or {}
+  if (nargin == 3)
+    grad = varargin;
+  endif
+  keep = nargin == 4 && varargin{2};
+  [found, last] = memo ("last model", "");
+  if (found && __model_fits__ (m, last.spec{:}, last.ref, grad{:}))
+    c = last.c;
+    c.src_vocab = m.src_vocab;
+    c.tgt_vocab = m.tgt_vocab;
+    if (keep)
+      memo ("last model", "", setfield (last, "ref", m));
+    endif
+    return;
+  endif
   key = config_key (m);
   found = false;
   if (! isempty (key))                     # a config checked before (memo)
@@ -56,15 +82,33 @@ function c = check_model (m, caller, G)
     parts = model_schema (c);
     learned = parts([parts.learned]);
     fixed = ismember ({parts.init}, {"heads", "kv_heads", "rope_base"});   # numbers of the config
-    checked = {c, parts, rows_groups(parts), rows_groups(learned), struct_nodes(learned), ...
-               fixed, cellfun(@(f) c.(f), {parts(fixed).init})};
+    fixed_values = cellfun (@(f) c.(f), {parts(fixed).init});
+    nodes = struct_nodes (learned);
+    checked = {c, parts, rows_groups(parts), rows_groups(learned), nodes, ...
+               fixed, fixed_values, fits_spec(parts, nodes, fixed, fixed_values)};
     if (! isempty (key))
       memo ("configs", key, checked);
     endif
   endif
-  [c, parts, groups, learned_groups, nodes, fixed, fixed_values] = checked{:};
+  c = checked{1};
+  spec = checked{end};
+  if (! __model_fits__ (m, spec{:}, [], grad{:}))
+    explain (m, caller, grad, checked{1:end-1});  # the error naming what is wrong
+  endif
+  ref = m;
+  if (! keep)                              # no arrays held: the config alone
+    ref = struct ("config", m.config, "src_vocab", m.src_vocab, "tgt_vocab", m.tgt_vocab);
+  endif
+  memo ("last model", "", struct ("c", c, "spec", {spec}, "ref", ref));
   c.src_vocab = m.src_vocab;
   c.tgt_vocab = m.tgt_vocab;
+endfunction
+
+## The checks __model_fits__ makes in one pass, one at a time: the error
+## of the first failure (returns when there is none: a sparse array, which
+## __model_fits__ does not read, passes here)
+function explain (m, caller, grad, c, parts, groups, learned_groups, nodes, fixed,
+                  fixed_values)
   for s = {"encoder", "decoder"}
     n = c.([s{1} "_layers"]);
     if (n > 0 && (! isfield (m, s{1}) || ! isstruct (m.(s{1})) || numel (m.(s{1})) != n))
@@ -77,7 +121,8 @@ function c = check_model (m, caller, G)
   if (any (! fixed) && isa (X{find (! fixed, 1)}, "single"))
     cls = "single";
   endif
-  if (nargin > 2)
+  if (! isempty (grad))
+    G = grad{1};
     learned = parts([parts.learned]);
     g = arrays (G, learned);
     if (! all_fit (g, learned, cls, false (1, numel (learned))))
@@ -110,6 +155,42 @@ function c = check_model (m, caller, G)
     elseif (fixed(i) && x != c.(p.init))
       error ("attention:model", "%s: M.%s must be %g (config.%s), got %s", caller, p.path,
              c.(p.init), p.init, disp_arg (x));
+    endif
+  endfor
+endfunction
+
+## The schema as __model_fits__ reads it (src/__model_fits__.c): the field
+## names of the paths (one row, spaces between); a column a part, [kind
+## (1 an array, 2 a config number); learned; rows; cols; the number; the
+## path]; a column a struct node of G, [count; fields; the path]; a path
+## as a field name's index or -element, 0 after its end
+function spec = fits_spec (parts, nodes, fixed, fixed_values)
+  subs = [{parts.subs}, {nodes.subs}];
+  steps = [subs{:}];
+  names = unique ({steps(strcmp ({steps.type}, ".")).subs});
+  depth = max (cellfun ("numel", subs));
+  value = zeros (1, numel (parts));
+  value(fixed) = fixed_values;
+  P = zeros (5 + depth, numel (parts));
+  for i = 1:numel (parts)
+    P(1:5, i) = [1 + fixed(i); parts(i).learned; parts(i).shape(:); value(i)];
+    P(5 + (1:numel (parts(i).subs)), i) = path_code (parts(i).subs, names);
+  endfor
+  N = zeros (2 + depth, numel (nodes));
+  for k = 1:numel (nodes)
+    N(1:2, k) = [nodes(k).count; nodes(k).fields];
+    N(2 + (1:numel (nodes(k).subs)), k) = path_code (nodes(k).subs, names);
+  endfor
+  spec = {strjoin(names, " "), P, N};
+endfunction
+
+function v = path_code (subs, names)
+  v = zeros (numel (subs), 1);
+  for k = 1:numel (subs)
+    if (strcmp (subs(k).type, "."))
+      v(k) = find (strcmp (names, subs(k).subs));
+    else
+      v(k) = -subs(k).subs{1};
     endif
   endfor
 endfunction
@@ -356,6 +437,15 @@ endfunction
 %! fail ('check_model (m, "f", setfield (G, "b_vocab", 1))', "G must hold the gradient of every learned array of M: G.b_vocab");
 %! fail ('check_model (m, "f", setfield (G, "W_hidden", 1))', "f: G.W_hidden is no learned array of M");
 %! fail ('check_model (m, "f", setfield (G, "b_vocab", [0 0 0 NaN 0 0]))', "f: G.b_vocab must be finite, got NaN at \\(1,4\\)");
+%! ## once the model passed too: no struct, or one of another class
+%! fail ('check_model (m, "f", [])', "G must hold the gradient of every learned array of M: G.src_embed");
+%! fail ('check_model (m, "f", "keep")', "G must hold the gradient of every learned array of M: G.src_embed");
+%! fail ('check_model (m, "f", setfield (G, "W_vocab", single (G.W_vocab)))', "G.W_vocab must be a real 4×6 double array");
+%! ## a sparse array, which __model_fits__ does not read, passes the
+%! ## Octave checks
+%! s = setfield (m, "W_vocab", sparse (m.W_vocab));
+%! assert (check_model (s, "f"), check_model (m, "f"));
+%! assert (check_model (s, "f", G), check_model (m, "f"));
 %! G.decoder(1).norm_self.scale = 1;
 %! fail ('check_model (m, "f", G)', "f: G.decoder.1.norm_self.scale is no learned array of M");
 %!test
@@ -402,3 +492,69 @@ endfunction
 %!     assert (size (subsref (G, p.subs)), p.shape);
 %!   endfor
 %! endfor
+
+## the memo never lets a changed model through: one element of a large
+## array set to NaN between two calls is found, whether the last model was
+## kept (the other arrays, still the kept model's own, are not read again)
+## or not; a changed shape or number is named as before
+%!test
+%! g = attn_family (struct ("family", "decoder-only", "vocab", "a b c", "d", 64, "heads", 2,
+%!                          "layers", 2, "max_len", 1024));
+%! for how = {{}, {"keep", true}}
+%!   check_model (g, "f", how{1}{:});
+%!   check_model (g, "f", how{1}{:});
+%!   bad = g;
+%!   bad.tgt_pos(1000, 7) = NaN;
+%!   try
+%!     check_model (bad, "f", how{1}{:});
+%!     error ("test:nan", "the NaN was not found");
+%!   catch err
+%!     assert (err.identifier, "attention:nonfinite");
+%!     assert (err.message, "f: M.tgt_pos must be finite, got NaN at (1000,7) and 1 non-finite entries in all");
+%!   end_try_catch
+%!   bad = g;
+%!   bad.decoder(2).self.W_V(1) = Inf;
+%!   fail ("check_model (bad, 'f', how{1}{:})", "f: M.decoder.2.self.W_V must be finite, got Inf at \\(1,1\\)");
+%!   fail ("check_model (setfield (g, 'tgt_pos', g.tgt_pos(1:end-1,:)), 'f', how{1}{:})",
+%!         "f: M.tgt_pos must be a real 1024×64 double array");
+%!   fail ("check_model (setfield (g, 'decoder', g.decoder(1)), 'f', how{1}{:})",
+%!         "f: M.decoder must be a struct array of 2 layers");
+%!   fail ("check_model (setfield (g, 'decoder', [g.decoder, g.decoder(1)]), 'f', how{1}{:})",
+%!         "f: M.decoder must be a struct array of 2 layers");
+%!   g2 = g;
+%!   g2.decoder(1).self.heads = 1;
+%!   fail ("check_model (g2, 'f', how{1}{:})", "f: M.decoder.1.self.heads must be 2");
+%!   g2 = g;
+%!   g2.config.d = 32;
+%!   fail ("check_model (g2, 'f', how{1}{:})", "f: M.tgt_embed must be a real 7×32 double array");
+%!   assert (check_model (g, "f", how{1}{:}), check_model (g, "g"));
+%! endfor
+
+## a config number need not be an integer (rope_base), nor below 2^53
+%!test
+%! for base = {10000.5, 1e20}
+%!   r = attn_family (struct ("family", "decoder-only", "vocab", "a b", "d", 4, "heads", 2,
+%!                            "layers", 1, "positions", "rope", "rope_base", base{1}));
+%!   assert (check_model (r, "f").rope_base, base{1});
+%!   assert (check_model (r, "f").rope_base, base{1});
+%!   r.decoder.self.rope_base = 10000;
+%!   fail ("check_model (r, 'f')", "f: M.decoder.1.self.rope_base must be");
+%! endfor
+
+## the one pass refuses a malformed description of the schema
+%!test
+%! m = attn_toy ("river");
+%! for bad = {{"a b", [1; 0; 1; 1; 0; 3], zeros(2, 0), []},
+%!            {"a b", [1; 0; 1; 1; 0; -1], zeros(2, 0), []},
+%!            {"a b", [1; 0; 1; 1; 0; 1.5], zeros(2, 0), []},
+%!            {"a b", [1; 0; 1; 1; 0; NaN], zeros(2, 0), []},
+%!            {"a b", [1; 0; 1; 1; 0; 1], [1; -2; 1], []},
+%!            {{"a"}, [1; 0; 1; 1; 0; 1], zeros(2, 0), []},
+%!            {"a", zeros(6, 1), zeros(2, 0), 1},
+%!            {"a", zeros(6, 1), zeros(2, 0)}}'
+%!   fail ("__model_fits__ (m, bad{1}{:})", "malformed schema description|usage");
+%! endfor
+%! W = size (m.W_vocab);
+%! assert (__model_fits__ (m, "W_vocab", [1; 0; W'; 0; 1], zeros (2, 0), []));
+%! assert (! __model_fits__ (m, "W_vocab", [1; 0; W' + 1; 0; 1], zeros (2, 0), []));
+%! assert (! __model_fits__ (1, "W_vocab", [1; 0; W'; 0; 1], zeros (2, 0), []));

@@ -9,9 +9,12 @@
 ## optimiser step) and of the row-wise maps (attn_rows, attn_layernorm and
 ## their backward); then the fuzz harness over the error
 ## paths; then the grading channel's codec (__grade_value__): the tests of
-## inst/private/grade_value.m and its fuzz harness.  Prints "N passed, N failed" (a check is a call that returned
-## finite results, a test that passed, or a fuzz case with no failure) and
-## exits non-zero on a failure; valgrind itself judges memory.
+## inst/private/grade_value.m and its fuzz harness; and check_model's one
+## pass over a model (__model_fits__): the tests of
+## inst/private/check_model.m.  Prints "N passed, N failed" (a check is a
+## call that returned finite results, a test that passed, or a fuzz case
+## with no failure) and exits non-zero on a failure; valgrind itself
+## judges memory.
 
 root = getenv ("ATTN_ROOT");
 addpath (fullfile (root, "src"), fullfile (root, "inst"),
@@ -231,11 +234,13 @@ nfail += r.nfail;
 ## it is private), then mutated encodings, 10 for each gateway case
 here = pwd ();
 cd (fullfile (root, "inst", "private"));
-[n, nmax] = test ("grade_value.m", "quiet", stdout);
+for f = {"grade_value.m", "check_model.m"}
+  [n, nmax] = test (f{1}, "quiet", stdout);
+  printf ("%d of %d tests in inst/private/%s\n", n, nmax, f{1});
+  npass += n;
+  nfail += nmax - n;
+endfor
 cd (here);
-printf ("%d of %d tests in inst/private/grade_value.m\n", n, nmax);
-npass += n;
-nfail += nmax - n;
 r = fuzz_codec (10 * ncases, 3);
 printf ("%d of %d codec fuzz cases (%d values)\n", r.ncases - r.nfail,
         r.ncases, sum (r.counts(strcmp (r.ids, "ok"))));
