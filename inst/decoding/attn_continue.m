@@ -48,6 +48,12 @@
 ## @code{attn_greedy}); with @code{method} @qcode{"beam"} also @code{logp}
 ## and @code{score}.
 ##
+## The decoding functions keep a reference to the last model they decoded
+## (no copy): a further call on the same, unchanged arrays does not read
+## them again for NaN and Inf (on a GPT-2-sized model, 124M numbers a
+## call).  That model's memory is released when another model is decoded,
+## or by @code{clear functions}.
+##
 ## @example
 ## @group
 ## c = struct ("family", "decoder-only", "vocab", "raghav goes to school in delhi",

@@ -45,6 +45,12 @@
 ## @code{attn_decoding}: its fields read as a struct's, and typed without a
 ## semicolon it prints a few lines, not every step's probabilities.
 ##
+## The decoding functions keep a reference to the last model they decoded
+## (no copy): a further call on the same, unchanged arrays does not read
+## them again for NaN and Inf (on a GPT-2-sized model, 124M numbers a
+## call).  That model's memory is released when another model is decoded,
+## or by @code{clear functions}.
+##
 ## @example
 ## @group
 ## m = attn_toy ("blackcat");
