@@ -4,6 +4,14 @@
  * attn_weights_f, ...).  The workspaces count entries of ATTN_REAL.  No
  * include guard: it is meant to be read twice. */
 
+/* P = the softmax of every row of Z, the same arithmetic as A of
+ * attn_sdpa_forward (row maximum subtracted, compensated row sums).
+ *   Z  n x m x pages           P  n x m x pages
+ *   work  attn_sdpa_forward_work(n, m)
+ * Returns ATTN_OK, or ATTN_ERR_OVERFLOW when an entry of Z is not finite. */
+int ATTN_NAME(attn_softmax_forward)(attn_int n, attn_int m, attn_int pages,
+    const ATTN_REAL *Z, ATTN_REAL *P, ATTN_REAL *work);
+
 /* scores = Q*K'/sqrt(dk) (-Inf where not allowed), A = row softmax(scores),
  * M = A*V.  A row with no allowed key gets A = 0 and M = 0.
  *   Q       n x dk  (ld ldq)          K  m x dk  (ld ldk)

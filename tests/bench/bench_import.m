@@ -3,7 +3,8 @@
 ## F32 weights written here in the layout GPT-2 publishes): seconds to
 ## import, the peak memory the import adds against the model's own arrays,
 ## a 128-token forward pass with its trace, and cached greedy tokens per
-## second; then the model imported in double and in single ("class",
+## second, in double against PyTorch float64 and in single (attn_cast)
+## against float32; then the model imported in double and in single ("class",
 ## "single"), each in a fresh process: its bytes, the process's peak
 ## memory, the import's and a forward pass's seconds.  Run by `make bench`, or alone from the repository's root:
 ##
@@ -122,6 +123,17 @@ unwind_protect
   prefill = median_time (@() attn_continue (m, ids(1:8), "max_len", 1), rounds);
   total = median_time (@() attn_continue (m, ids(1:8), "max_len", new_tokens), rounds);
   token = (total - prefill) / (new_tokens - 1);
+  ## the same in single (attn_cast), against PyTorch float32
+  m32 = attn_cast (m, "single");
+  for k = 1:3
+    attn_forward (m32, ids);
+  endfor
+  single_forward = median_time (@() attn_forward (m32, ids), rounds);
+  [~, info32] = attn_continue (m32, ids(1:8), "max_len", new_tokens);
+  single_prefill = median_time (@() attn_continue (m32, ids(1:8), "max_len", 1), rounds);
+  single_token = (median_time (@() attn_continue (m32, ids(1:8), "max_len", new_tokens), rounds)
+                  - single_prefill) / (new_tokens - 1);
+  clear m32
   printf ("cached greedy: the prompt (<bos> and 8 tokens) and the first token %.3f s, then %.1f ms a token (%.1f tokens/s)\n",
           prefill, 1e3 * token, 1 / token);
   ## the same checkpoint and ids in PyTorch (bench_gpt2.py), threads as here
@@ -152,18 +164,25 @@ unwind_protect
     ours = reshape (logits, [], V);
     printf ("PyTorch (%d threads): float64 logits against the package's: max |difference| %.1e relative to max |logit| %.1f\n",
             value ("threads"), max (abs (theirs(:) - ours(:))) / max (abs (ours(:))), max (abs (ours(:))));
-    printf ("greedy tokens: %s in float64, %s in float32\n",
+    printf ("greedy tokens: %s in float64, %s in float32 (the package's single: %s)\n",
             merge (isequal (value ("greedy_f64"), info.ids(:)' - 1), "identical", "DIFFERENT"),
-            merge (isequal (value ("greedy_f32"), info.ids(:)' - 1), "identical", "different"));
-    printf ("%-44s %10s %10s %10s %8s\n", "GPT-2-small shape", "package", "torch f64", "torch f32", "ratio");
-    row = @(name, ours, key) printf ("%-44s %10.4f %10.4f %10.4f %8.2f\n", name, ours,
-                                     value ([key "_f64"]), value ([key "_f32"]), value ([key "_f64"]) / ours);
-    row ("forward of 129 rows (package with its trace), s", forward, "forward");
-    row ("prefill of 9 rows and the first token, s", prefill, "prefill");
-    row ("each further token with the cache, s", token, "token");
-    printf ("(ratio: PyTorch float64's time over the package's; above 1, the package is faster)\n");
+            merge (isequal (value ("greedy_f32"), info.ids(:)' - 1), "identical", "different"),
+            merge (isequal (value ("greedy_f32"), info32.ids(:)' - 1), "identical", "different"));
+    printf ("%-52s %10s %10s %10s %8s\n", "GPT-2-small shape", "package", "torch f64", "torch f32", "ratio");
+    ## ratio: to float64, or to float32 for the package's single rows
+    row = @(name, ours, key, bits) printf ("%-52s %10.4f %10.4f %10.4f %8.2f\n", name, ours,
+                                           value ([key "_f64"]), value ([key "_f32"]),
+                                           value (sprintf ("%s_f%d", key, bits)) / ours);
+    row ("forward of 129 rows (package with its trace), s", forward, "forward", 64);
+    row ("prefill of 9 rows and the first token, s", prefill, "prefill", 64);
+    row ("each further token with the cache, s", token, "token", 64);
+    row ("forward of 129 rows, single, s", single_forward, "forward", 32);
+    row ("prefill of 9 rows and the first token, single, s", single_prefill, "prefill", 32);
+    row ("each further token with the cache, single, s", single_token, "token", 32);
+    printf (["(ratio: PyTorch float64's time over the package's, float32's for the\n" ...
+             " package in single; above 1, the package is faster)\n"]);
   endif
-  clear m info logits
+  clear m info info32 logits
   ## double and single ("class", "single"), each imported in a fresh Octave
   ## (a process's peak memory only grows), then a 128-token forward pass:
   ## the model's bytes, the peak resident memory of the process, seconds
