@@ -44,6 +44,23 @@ function t = median_time (f, n)
   t = median (t);
 endfunction
 
+## median seconds of a 128-token forward pass with its trace, of the prompt
+## ids(1:8) and the first token, and of each further token of new_tokens
+## with the cache; info, attn_continue's of the new_tokens.  Warm-up first:
+## three forward passes whose traces are let go (until then each call
+## faults in fresh pages for its ~0.5 GB trace, 2.1-2.5 s a call here
+## against 1.2-1.3 s after), where PyTorch's side is timed in steady state
+function [forward, prefill, token, info] = timings (m, ids, rounds, new_tokens)
+  for k = 1:3
+    attn_forward (m, ids);
+  endfor
+  forward = median_time (@() attn_forward (m, ids), rounds);
+  [~, info] = attn_continue (m, ids(1:8), "max_len", new_tokens);
+  prefill = median_time (@() attn_continue (m, ids(1:8), "max_len", 1), rounds);
+  total = median_time (@() attn_continue (m, ids(1:8), "max_len", new_tokens), rounds);
+  token = (total - prefill) / (new_tokens - 1);
+endfunction
+
 ## a model.safetensors of the named F32 tensors (shapes as torch writes
 ## them), values normal with standard deviation 0.02, written 2^20 at a time
 function write_checkpoint (file, names, shapes)
@@ -110,30 +127,12 @@ unwind_protect
   ids = mod ((1:128) * 7919, V - 1) + 1;
   rounds = 3;
   new_tokens = 24;
-  ## warm-up, three calls whose traces are let go: until then each call
-  ## faults in fresh pages for its ~0.5 GB trace (2.1-2.5 s a call here
-  ## against 1.2-1.3 s after), where PyTorch's side is timed in steady state
-  for k = 1:3
-    attn_forward (m, ids);
-  endfor
-  forward = median_time (@() attn_forward (m, ids), rounds);
+  [forward, prefill, token, info] = timings (m, ids, rounds, new_tokens);
   logits = attn_forward (m, ids).logits;
   printf ("forward of 128 tokens with its trace: %.2f s\n", forward);
-  [~, info] = attn_continue (m, ids(1:8), "max_len", new_tokens);
-  prefill = median_time (@() attn_continue (m, ids(1:8), "max_len", 1), rounds);
-  total = median_time (@() attn_continue (m, ids(1:8), "max_len", new_tokens), rounds);
-  token = (total - prefill) / (new_tokens - 1);
   ## the same in single (attn_cast), against PyTorch float32
-  m32 = attn_cast (m, "single");
-  for k = 1:3
-    attn_forward (m32, ids);
-  endfor
-  single_forward = median_time (@() attn_forward (m32, ids), rounds);
-  [~, info32] = attn_continue (m32, ids(1:8), "max_len", new_tokens);
-  single_prefill = median_time (@() attn_continue (m32, ids(1:8), "max_len", 1), rounds);
-  single_token = (median_time (@() attn_continue (m32, ids(1:8), "max_len", new_tokens), rounds)
-                  - single_prefill) / (new_tokens - 1);
-  clear m32
+  [single_forward, single_prefill, single_token, info32] = ...
+    timings (attn_cast (m, "single"), ids, rounds, new_tokens);
   printf ("cached greedy: the prompt (<bos> and 8 tokens) and the first token %.3f s, then %.1f ms a token (%.1f tokens/s)\n",
           prefill, 1e3 * token, 1 / token);
   ## the same checkpoint and ids in PyTorch (bench_gpt2.py), threads as here
