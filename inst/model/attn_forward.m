@@ -2,8 +2,7 @@
 ## @deftypefn  {} {@var{tr} =} attn_forward (@var{m}, @var{source}, @var{prefix})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{source})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{batch})
-## Forward pass of an attention model, every matrix kept. The whole forward
-## pass of a model of any family, every matrix kept.
+## The whole forward pass of a model of any family, every matrix kept.
 ##
 ## @var{source} and @var{prefix} are sentences (strings, cells of words or
 ## id vectors).  The source gets @code{<eos>} appended and the prefix
@@ -28,6 +27,13 @@
 ## word; @code{attn_show} and @code{attn_heatmap} name decoder rows by it)
 ## and @code{vocab_labels}.
 ##
+## Like the decoding functions, @code{attn_forward} keeps a reference to
+## the last model it ran (no copy): a further call on the same, unchanged
+## arrays does not read them again for NaN and Inf (on a GPT-2-sized model,
+## 124M numbers a call); an array changed since is read again.  That
+## model's memory is released when another model is run, or by
+## @code{clear functions}.
+##
 ## @example
 ## @group
 ## m = attn_toy ("river");
@@ -46,7 +52,7 @@ function tr = attn_forward (m, source, prefix = zeros (1, 0))
   if (nargin < 2 || nargin > 3)
     print_usage ();
   endif
-  check_model (m, "attn_forward");
+  check_model (m, "attn_forward", "keep", true);
   batch = forward_batch (m, source, prefix, "attn_forward");
   tr = add_labels (model_forward (m, batch), m);
 endfunction
@@ -65,6 +71,20 @@ endfunction
 %! ## without a prefix the decoder reads <bos> alone, whatever its word
 %! tr = attn_forward (m, "the river bank");
 %! assert (tr.target_ids, m.tgt_vocab.bos);
+
+%!test
+%! ## the last model is kept, yet an array changed since is checked again
+%! m = attn_toy ("river");
+%! before = attn_forward (m, "the river bank");
+%! m.encoder.self.W_K(3) = Inf;
+%! fail ('attn_forward (m, "the river bank")',
+%!       "attn_forward: M.encoder.1.self.W_K must be finite, got Inf at \\(3,1\\)");
+%! m.encoder.self.W_K(3) = 0.5;
+%! tr = attn_forward (m, "the river bank");
+%! assert (tr.logits, attn_forward (m, "the river bank").logits);
+%! ## the changed array is the one used
+%! assert (tr.encoder.self.K(:,1) - before.encoder.self.K(:,1),
+%!         tr.encoder.self.X(:,3) * (0.5 - attn_toy ("river").encoder.self.W_K(3)), 1e-14);
 
 %!error id=attention:vocab attn_forward (attn_toy ("river"), "the sea bank")
 %!error id=attention:field attn_forward (attn_toy ("river"), struct ("src", 1))
