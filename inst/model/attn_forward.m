@@ -2,7 +2,8 @@
 ## @deftypefn  {} {@var{tr} =} attn_forward (@var{m}, @var{source}, @var{prefix})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{source})
 ## @deftypefnx {} {@var{tr} =} attn_forward (@var{m}, @var{batch})
-## The whole forward pass of a model of any family, every matrix kept.
+## Forward pass of an attention model, every matrix kept.  A model of
+## any family runs through it.
 ##
 ## @var{source} and @var{prefix} are sentences (strings, cells of words or
 ## id vectors).  The source gets @code{<eos>} appended and the prefix
