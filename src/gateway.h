@@ -101,9 +101,9 @@ typedef struct {
  * key/value rows kv; a weight whose rows match the rows of its input
  * instead of its width is reported as an input given with tokens as
  * columns.  The optional fields (absent or [] = off): biases b_Q, b_K,
- * b_V, b_O, kv_heads, rope_base (refused on a cross block).  Every array has the class cls.  Sets
- * every field of w and the heads, kv_heads, dk, dv, d, d_src and
- * rope_base of s. */
+ * b_V, b_O, kv_heads, rope_base (refused on a cross block).  Every array
+ * has the class cls.  Sets every field of w and the heads, kv_heads, dk,
+ * dv, d, d_src and rope_base of s. */
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               int cross, gw_real cls, gw_weights *w, attn_shape *s);
 
