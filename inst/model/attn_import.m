@@ -43,6 +43,22 @@
 ## to every row of the position table: exact for input of one segment
 ## (token type 0 throughout, as a tagger reads a sentence).  The
 ## @code{pooler}, which a token classifier does not read, is not read.
+## @item @qcode{"bert"} with @code{BertForMaskedLM} (BERT as published, e.g.@: @code{bert-base-uncased})
+## the masked language model: an encoder-token model whose classes are the
+## vocabulary's words (@code{m.tgt_vocab} is @code{m.src_vocab}), with the
+## same encoder and the head @code{cls.predictions}: its
+## @code{transform.dense} as @code{W_hidden}, @code{b_hidden} with
+## @code{hidden_act} (@code{head_activation}), its
+## @code{transform.LayerNorm} (also under the names @code{gamma},
+## @code{beta}) as @code{head_norm}, then the word table transposed
+## (@code{tie_embeddings}: no @code{W_class}) and @code{cls.predictions.bias}
+## as @code{b_class}.  A stored @code{cls.predictions.decoder.weight} or
+## @code{decoder.bias} must equal the tensor it is tied to (else an
+## error names it).  The @code{pooler} and the next-sentence head
+## (@code{cls.seq_relationship}) that published checkpoints hold beside
+## it are not read; @code{BertForPreTraining}, which has the next-sentence
+## head, is refused.  The most probable word at a @code{[MASK]} row is the
+## model's prediction of the word there.
 ## @item @qcode{"bert"} with @code{BertForSequenceClassification}
 ## an encoder-sentence model with the same encoder: the readout is the
 ## sentence's first row as given (@code{readout} @qcode{"first"}: the
@@ -100,7 +116,8 @@
 ## ids)} for the text of the ids written.  The tokenizer adds no special
 ## token: a BERT tagger reads a sentence as it was trained,
 ## @code{[cls, attn_tokenize(tok, text), sep]} with the ids of
-## @code{[CLS]} and @code{[SEP]}; a Marian source gets @code{</s>}
+## @code{[CLS]} and @code{[SEP]} (and of @code{[MASK]} where a masked
+## language model is to guess a word); a Marian source gets @code{</s>}
 ## (@code{eos}) appended by the package's functions.
 ##
 ## What the package cannot express is refused, never imported as another
