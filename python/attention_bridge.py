@@ -24,7 +24,10 @@ index (-1 when absent).
 Families: encoder-decoder, decoder-only, encoder-token, encoder-sentence,
 and the pooled encoder-decoders (pooled-add, pooled-concat, pooled-prefix),
 whose decoder reads the mean c of the encoded rows instead of
-cross-attention.
+cross-attention.  A classifier's head: an optional hidden layer (d_hidden,
+head_activation), a token classifier's optional norm of it (head_norm),
+then W_class, or with tie_embeddings (a token classifier whose classes are
+the words: a masked language model) the transposed src_embed, and b_class.
 
 Command line (ids 1-based, as in Octave; a sequence is ids joined by commas,
 an encoder-decoder pair is SOURCE/TARGET):
@@ -56,6 +59,7 @@ DEFAULTS = {
     "norm_eps": 1e-5, "positions": "learned", "rope_base": 10000.0,
     "embed_scale": False, "embed_norm": False, "tie_embeddings": False,
     "head_bias": True, "readout": "cls", "head": "linear", "d_hidden": 0,
+    "head_activation": "relu", "head_norm": False,
 }
 
 
@@ -228,6 +232,8 @@ def activate(name, x):
         return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
     if name == "silu":
         return x * torch.sigmoid(x)
+    if name == "tanh":
+        return torch.tanh(x)
     raise BridgeError("unknown activation %r" % name)
 
 
@@ -363,12 +369,18 @@ class Transformer(nn.Module):
                 self.W_vocab = nn.Parameter(torch.zeros(c["d"], Vt, dtype=torch.float64))
             self.b_vocab = (nn.Parameter(torch.zeros(Vt, dtype=torch.float64))
                             if c["head_bias"] else None)
-        else:
+        else:                                  # [act(x W_hidden + b), norm] -> classes
             width = c["d"]
-            if fam == "encoder-sentence" and c["head"] == "mlp":
+            if c["d_hidden"] > 0:
                 width = c["d_hidden"]
                 self.hidden = nn.Linear(c["d"], width, dtype=torch.float64)
-            self.classify = nn.Linear(width, Vt, dtype=torch.float64)
+            self.head_norm = (Norm(width, c["norm_kind"], c["norm_eps"])
+                              if c["head_norm"] else None)
+            if c["tie_embeddings"]:            # a token classifier scoring the words
+                self.classify = None
+                self.b_class = nn.Parameter(torch.zeros(Vt, dtype=torch.float64))
+            else:
+                self.classify = nn.Linear(width, Vt, dtype=torch.float64)
 
     def special(self, side, name):
         """0-based index of a special word (pad, unk, bos, eos); -1 when absent."""
@@ -446,12 +458,16 @@ class Transformer(nn.Module):
             return logits + self.b_vocab if self.b_vocab is not None else logits
         x = memory
         if self.c["family"] == "encoder-sentence":
-            if self.c["readout"] == "cls":
+            if self.c["readout"] in ("cls", "first"):
                 x = memory[:, :1]
             else:
                 x = self.mean_rows(memory, memory_allow)
-            if hasattr(self, "hidden"):
-                x = torch.relu(self.hidden(x))
+        if hasattr(self, "hidden"):
+            x = activate(self.c["head_activation"], self.hidden(x))
+        if self.head_norm is not None:
+            x = self.head_norm(x)
+        if self.classify is None:              # tied: x src_embed^T + b_class
+            return x @ self.src.tokens.weight.T + self.b_class
         return self.classify(x)
 
     # -- the file's array names, each with its tensor and orientation --
@@ -514,7 +530,12 @@ class Transformer(nn.Module):
         else:
             if hasattr(self, "hidden"):
                 linear("", self.hidden, "W_hidden", "b_hidden")
-            linear("", self.classify, "W_class", "b_class")
+            if self.head_norm is not None:
+                norm("head_norm", self.head_norm)
+            if self.classify is not None:
+                linear("", self.classify, "W_class", "b_class")
+            else:
+                out.append(("b_class", self.b_class, False))
         if self.pool is not None:
             out.append((self.pool, self.W_pool, False))
         return out

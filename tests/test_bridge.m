@@ -241,6 +241,35 @@
 %! check_bridge (m, b, "W_class");
 
 %!testif ; have_torch ()
+%! ## encoder-token heads: a tanh layer; BERT's masked-LM head (a GELU layer,
+%! ## its LayerNorm, the scores from src_embed: tied, no W_class)
+%! v = text;
+%! for o = {{"d_hidden", 6, "head_activation", "tanh", "classes", {{"A", "B", "C"}}}, ...
+%!          {"d_hidden", 8, "head_activation", "gelu", "head_norm", true, ...
+%!           "tie_embeddings", true, "classes", {v.words}}}
+%!   m = attn_family (struct ("family", "encoder-token", "vocab", text, "d", 8, "heads", 2,
+%!                            "layers", 1, "max_len", 8, "seed", 4, "embed_norm", true,
+%!                            "activation", "gelu", "norm_eps", 1e-12, o{1}{:}));
+%!   m.b_hidden = linspace (-0.5, 0.5, columns (m.b_hidden));
+%!   if (isfield (m, "head_norm"))
+%!     m.head_norm.gain = linspace (0.5, 1.5, 8);
+%!     m.head_norm.bias = linspace (-0.2, 0.3, 8);
+%!   endif
+%!   ids = [5 6 7 8; 9 10 1 1]';
+%!   b = batch_of (ids, [4 2], zeros (0, 2), 0);
+%!   check_bridge (m, b, merge (isfield (m, "W_class"), "W_hidden", "src_embed"));
+%! endfor
+
+%!testif ; have_torch ()
+%! ## encoder-sentence, BERT-like: the first row as given, a tanh layer
+%! m = attn_family (struct ("family", "encoder-sentence", "vocab", text,
+%!                          "classes", {{"yes", "no"}}, "d", 8, "heads", 2, "layers", 1,
+%!                          "max_len", 8, "seed", 3, "readout", "first", "head", "mlp",
+%!                          "head_activation", "tanh"));
+%! b = batch_of ([5 6 7 8; 9 10 1 1]', [4 2], zeros (0, 2), 0);
+%! check_bridge (m, b, "W_hidden");
+
+%!testif ; have_torch ()
 %! ## encoder-sentence: mean readout with an MLP head; <cls> readout, linear head
 %! for o = {{"mean", "mlp"}, {"cls", "linear"}}
 %!   v = attn_vocab ("the river bank is steep and the money bank is closed", {"<pad>", "<cls>"});

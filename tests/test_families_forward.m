@@ -148,3 +148,48 @@
 %! two = attn_forward (m, attn_batch (m, {"a b", "a b c d e"}, {"x", "y z"}));
 %! assert (two.c(:,:,1), one.c, 1e-14);
 %! assert (two.logits(1:2,:,1), one.logits, 1e-12);
+
+## the token classifier's head options against ref_model_forward (written
+## separately): a hidden layer with its activation, its LayerNorm, the
+## scores from W_class or tied to src_embed (BERT's masked-LM head, the
+## classes being the words); a padded batch of two, one sentence at a time
+## in the reference
+%!function check_token_head (varargin)
+%!  src = {"raghav goes to delhi", "meera goes to school in delhi"};
+%!  v = attn_vocab (src);
+%!  m = attn_family (struct ("family", "encoder-token", "vocab", {src}, "classes", {v.words},
+%!                           "d", 6, "heads", 3, "d_ff", 5, "max_len", 12, "layers", 2,
+%!                           "seed", 7, varargin{:}));
+%!  ## gains and biases away from 1 and 0, so that a misplaced norm shows
+%!  if (isfield (m, "head_norm"))
+%!    m.head_norm.gain = linspace (0.5, 1.5, columns (m.head_norm.gain));
+%!    if (isfield (m.head_norm, "bias"))
+%!      m.head_norm.bias = linspace (-0.3, 0.2, columns (m.head_norm.bias));
+%!    endif
+%!  endif
+%!  m.b_class = linspace (-0.4, 0.4, columns (m.b_class));
+%!  tr = attn_forward (m, attn_batch (m, src, src));
+%!  for b = 1:2
+%!    ids = attn_encode (m.src_vocab, src{b});
+%!    r = ref_model_forward (m, ids);
+%!    assert (size (r.logits), [numel(ids), numel(v.words)]);
+%!    assert (tr.logits(1:numel (ids),:,b), r.logits, 1e-12);
+%!    assert (tr.probs(1:numel (ids),:,b), r.probs, 1e-12);
+%!  endfor
+%!  if (isfield (m, "head_norm"))              # the trace shows the head's rows
+%!    assert (tr.head_norm.out(1:numel (ids),:,2), r.head_rows, 1e-12);
+%!  endif
+%!endfunction
+
+%!test check_token_head ("norm", "post");
+%!test check_token_head ("norm", "pre", "d_hidden", 4, "head_activation", "tanh");
+%!test check_token_head ("norm", "post", "d_hidden", 8, "head_norm", true, "activation", "gelu",
+%!                      "head_activation", "gelu", "norm_eps", 1e-12, "embed_norm", true);
+%!test check_token_head ("norm", "post", "tie_embeddings", true);
+%!test
+%! ## BERT's masked-LM shape: hidden layer of width d, GELU, LayerNorm, tied
+%! check_token_head ("norm", "post", "d_hidden", 6, "head_norm", true, "activation", "gelu",
+%!                   "head_activation", "gelu", "norm_eps", 1e-12, "embed_norm", true,
+%!                   "attn_bias", true, "tie_embeddings", true);
+%!test check_token_head ("norm", "pre", "d_hidden", 6, "head_norm", true, "norm_kind", "rmsnorm",
+%!                      "tie_embeddings", true);

@@ -90,6 +90,18 @@
 %!  check_grad (m, attn_batch (m, src, tgt));
 %!endfunction
 
+## a token classifier tied to src_embed: the classes are the words, each
+## word of a sentence its own label
+%!function check_mlm (varargin)
+%!  src = {"raghav goes to delhi", "meera goes to school in delhi"};
+%!  v = attn_vocab (src);
+%!  m = attn_family (struct ("family", "encoder-token", "vocab", {src}, "classes", {v.words},
+%!                           "tie_embeddings", true, "d", 4, "heads", 2, "d_ff", 3,
+%!                           "max_len", 8, "layers", 2, "seed", 3, varargin{:}));
+%!  assert (! isfield (m, "W_class"));
+%!  check_grad (m, attn_batch (m, {"raghav <unk> to delhi", src{2}}, src));
+%!endfunction
+
 %!test check_family ("encoder-token", "norm", "post");
 %!test check_family ("encoder-sentence", "readout", "cls", "head", "mlp", "d_hidden", 5, "norm", "pre");
 %!test check_family ("encoder-sentence", "readout", "mean", "head", "linear", "norm", "none");
@@ -106,6 +118,15 @@
 ## Llama-shaped decoder
 %!test check_family ("encoder-token", "norm", "post", "attn_bias", true, "embed_norm", true,
 %!                   "activation", "gelu", "norm_eps", 1e-12);
+## the token classifier's head options: a hidden layer, its LayerNorm, the
+## scores read from src_embed (tied: a masked language model, BERT's
+## BertForMaskedLM head, whose classes are the vocabulary's words)
+%!test check_family ("encoder-token", "norm", "pre", "d_hidden", 5, "head_activation", "tanh");
+%!test check_family ("encoder-token", "norm", "post", "d_hidden", 3, "head_norm", true);
+%!test check_mlm ("norm", "post", "attn_bias", true, "embed_norm", true, "activation", "gelu",
+%!                "d_hidden", 4, "head_norm", true, "head_activation", "gelu", "norm_eps", 1e-12);
+%!test check_mlm ("norm", "pre");
+%!test check_mlm ("norm", "post", "d_hidden", 4, "head_norm", true, "norm_kind", "rmsnorm");
 %!test check_family ("decoder-only", "norm", "pre", "attn_bias", true, "activation", "gelu_tanh",
 %!                   "tie_embeddings", true, "head_bias", false);
 %!test check_family ("decoder-only", "norm", "pre", "norm_kind", "rmsnorm", "positions", "rope",
@@ -118,6 +139,7 @@
 ## families, every norm placement, with and without label smoothing.
 %!test
 %! cases = {{"encoder-token", "norm", "pre"}, ...
+%!          {"encoder-token", "norm", "post", "d_hidden", 5, "head_norm", true}, ...
 %!          {"encoder-sentence", "readout", "cls", "head", "mlp", "d_hidden", 5, "norm", "post"}, ...
 %!          {"encoder-sentence", "readout", "mean", "head", "linear", "norm", "pre"}, ...
 %!          {"decoder-only", "norm", "pre"}, {"pooled-add", "norm", "pre"}, ...

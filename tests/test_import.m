@@ -1,6 +1,6 @@
 ## attn_import on tiny random checkpoints in the layouts Hugging Face
 ## publishes (tests/fixtures/import: GPT-2, Llama, BERT token and
-## sentence classifiers, Marian), against expected.txt: the logits and greedy continuations
+## sentence classifiers and masked language model, Marian), against expected.txt: the logits and greedy continuations
 ## of a plain-Python forward pass of each architecture written from its
 ## published formulas (make_fixtures.py, run once; the tests read only the
 ## files).
@@ -163,16 +163,105 @@
 %! check_save (m);
 
 %!test
-%! ## BERT's masked-LM head is not expressible: refused
+%! ## BERT's masked language model (BertForMaskedLM): a token classifier whose
+%! ## classes are the words, its head dense, gelu, LayerNorm and the word
+%! ## table transposed (tied) plus cls.predictions.bias; the pooler and the
+%! ## next-sentence head are not read; the stored decoder weight and bias are
+%! ## checked copies of the tied tensors
+%! [m, tok] = attn_import (here ("bert-mlm"));
+%! assert (m.config.family, "encoder-token");
+%! assert ([m.config.tie_embeddings, m.config.head_norm, m.config.d_hidden], [true true 12]);
+%! assert ({m.config.activation, m.config.head_activation}, {"gelu", "gelu"});
+%! assert (! isfield (m, "W_class"));
+%! assert (isequal (m.tgt_vocab, m.src_vocab));
+%! assert (m.src_vocab.words, tok.pieces);
+%! ck = attn_checkpoint (here ("bert-mlm"));
+%! assert (all (ismember ({"bert.pooler.dense.weight", "cls.seq_relationship.bias", ...
+%!                        "cls.predictions.transform.LayerNorm.gamma", ...
+%!                        "cls.predictions.decoder.weight"}, ck.names)));
+%! assert (m.head_norm.gain, attn_checkpoint (ck, "cls.predictions.transform.LayerNorm.gamma"));
+%! assert (m.W_hidden, attn_checkpoint (ck, "cls.predictions.transform.dense.weight")');
+%! assert (m.b_class, attn_checkpoint (ck, "cls.predictions.bias"));
+%! check_logits (m, "bert-mlm");
+%! inputs = import_expected ("bert-mlm", "input");
+%! logits = import_expected ("bert-mlm", "logits");
+%! for k = 1:numel (inputs)                 # and to 1e-12 absolute
+%!   tr = attn_forward (m, inputs{k} + 1);
+%!   assert (tr.logits, reshape (logits{k}(3:end), logits{k}(2), logits{k}(1))', 1e-12);
+%! endfor
+%! tr = attn_forward (m, import_expected ("bert-mlm", "input"){1} + 1);
+%! assert (tr.logits, tr.head_norm.out * m.src_embed.' + m.b_class, 1e-12);
+%! assert (size (tr.hidden), [9 12]);
+%! check_save (m);
+%! ## in single, within single's rounding
+%! ms = attn_import (here ("bert-mlm"), "class", "single");
+%! check_logits (ms, "bert-mlm", 1e-5);
+
+%!test
+%! ## a masked word predicted: "[CLS] Meera lives in [MASK] . [SEP]" with the
+%! ## ids of the tokenizer, the reference's most probable word at [MASK]
+%! [m, tok] = attn_import (here ("bert-mlm"));
+%! id = @(w) find (strcmp (m.src_vocab.words, w));
+%! ids = [id("[CLS]"), attn_tokenize(tok, "Meera lives in"), id("[MASK]"), ...
+%!        attn_tokenize(tok, "."), id("[SEP]")];
+%! assert (ids, import_expected ("bert-mlm", "input"){2} + 1);
+%! tr = attn_forward (m, ids);
+%! n = import_expected ("bert-mlm", "logits"){2};
+%! want = reshape (n(3:end), n(2), n(1))';
+%! [~, best] = max (want(5,:));
+%! [~, got] = max (tr.probs(5,:));
+%! assert (got, best);
+%! word = attn_detokenize (tok, got);
+%! assert (word, m.tgt_vocab.words{got});
+%! assert (tr.vocab_labels{got}, word);
+%! ## attn_show: the model, the head's rows, the likeliest words at [MASK]
+%! s = attn_show (m);
+%! assert (! isempty (strfind (s, "head_norm.gain")));
+%! assert (isempty (strfind (s, "W_class")));
+%! s = attn_show (tr, "probs", "top", 3);
+%! assert (! isempty (strfind (s, word)));
+%! s = attn_show (tr, "head_norm.out");
+%! assert (! isempty (strfind (s, "[MASK]")));
+
+%!test
+%! ## a training step moves the one tied table: the head's gradient reaches
+%! ## rows of src_embed no input reads, and the stepped model's scores are
+%! ## still its head rows times src_embed'
+%! m = attn_import (here ("bert-mlm"));
+%! src = {"[CLS] Meera lives in [MASK] . [SEP]", "[CLS] Raghav goes to school [SEP]"};
+%! tgt = {"[CLS] Meera lives in Paris . [SEP]", "[CLS] Raghav goes to school [SEP]"};
+%! b = attn_batch (m, src, tgt);
+%! [loss, G] = attn_loss (m, b);
+%! assert (! isfield (G, "W_class"));
+%! unread = setdiff (1:numel (m.src_vocab.words), b.src(:));
+%! assert (all (any (G.src_embed(unread,:) != 0, 2)));
+%! m2 = attn_sgd (m, G, 0.5);
+%! assert (m2.src_embed, m.src_embed - 0.5 * G.src_embed, 1e-15);
+%! assert (! isequal (m2.head_norm.gain, m.head_norm.gain));
+%! assert (attn_loss (m2, b) < loss);
+%! tr = attn_forward (m2, b);
+%! assert (tr.logits(:,:,1), tr.head_norm.out(:,:,1) * m2.src_embed.' + m2.b_class, 1e-12);
+
+%!test
+%! ## a stored decoder weight that is not the word table is refused by name;
+%! ## BertForPreTraining (its next-sentence head) is refused
 %! d = tempname ();
 %! mkdir (d);
 %! unwind_protect
-%!   copyfile (fullfile (here ("bert"), "*"), d);
+%!   copyfile (fullfile (here ("bert-mlm"), "*"), d);
+%!   ck = attn_checkpoint (d);
+%!   k = find (strcmp (ck.names, "cls.predictions.decoder.bias"));
+%!   fid = fopen (ck.files{ck.shard(k)}, "r+");
+%!   fseek (fid, ck.offsets(k,1), SEEK_SET);
+%!   fwrite (fid, 0.5, "single", 0, "ieee-le");
+%!   fclose (fid);
+%!   check_error (@() attn_import (d), "attention:import",
+%!                'tensor "cls\.predictions\.decoder\.bias" should be a copy of the model''s b_class');
 %!   text = fileread (fullfile (d, "config.json"));
 %!   fid = fopen (fullfile (d, "config.json"), "w");
-%!   fputs (fid, strrep (text, "BertForTokenClassification", "BertForMaskedLM"));
+%!   fputs (fid, strrep (text, "BertForMaskedLM", "BertForPreTraining"));
 %!   fclose (fid);
-%!   check_error (@() attn_import (d), "attention:import", "masked-LM head");
+%!   check_error (@() attn_import (d), "attention:import", "BertForPreTraining, which has the next-sentence head");
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   rmdir (d, "s");

@@ -17,6 +17,15 @@
 ## @item @qcode{"encoder-token"}
 ## full self-attention encoder, one shared classifier on every position:
 ## @code{scores = E*W_class + b_class} (n×C, seed 003's 6×4 for NER).
+## With @code{d_hidden} > 0 every row first goes through a layer
+## @code{H = act (E*W_hidden + b_hidden)} (@code{head_activation}), with
+## @code{head_norm} then through a LayerNorm (@code{m.head_norm}, the
+## config's @code{norm_kind} and @code{norm_eps}); with
+## @code{tie_embeddings}, allowed when the classes are the vocabulary's
+## words in its order (@code{classes} @code{= v.words} of the vocabulary
+## @code{v}) and the head's rows are d wide, the scores are
+## @code{H*src_embed' + b_class}: a masked language model (BERT's
+## masked-LM head), with no @code{W_class}; training moves the one table.
 ## @item @qcode{"encoder-sentence"}
 ## the same encoder, one readout row per sentence: the updated @code{<cls>}
 ## row (a learned row of the embedding table, prepended to every sentence) or
@@ -47,14 +56,17 @@
 ## @code{readout} (@qcode{"cls"}, @qcode{"mean"}, or @qcode{"first"}: the
 ## first row of the sentence as given, no @code{<cls>} added, as for an
 ## imported BERT reading @code{[CLS] @dots{} [SEP]}), @code{head}
-## (@qcode{"linear"} or @qcode{"mlp"}), @code{d_hidden} (MLP width, d) and
+## (@qcode{"linear"} or @qcode{"mlp"}), @code{d_hidden} (MLP width, d; a
+## token classifier's hidden width, 0 for none, the default),
 ## @code{head_activation} (the MLP layer's activation, @qcode{"relu"} or
-## any of @code{attn_model}'s, and @qcode{"tanh"}).
+## any of @code{attn_model}'s, and @qcode{"tanh"}) and @code{head_norm} (a
+## token classifier's LayerNorm after its hidden layer, false).
 ## The stack a family lacks has 0 layers in @code{m.config}
 ## (@code{encoder_layers} of a decoder-only model, @code{decoder_layers} of
 ## an encoder family); a sentence classifier's config keeps @code{readout},
 ## @code{head}, @code{d_hidden} (0 for the linear head) and
-## @code{head_activation}.  The stacks are
+## @code{head_activation}, a token classifier's @code{d_hidden},
+## @code{head_activation} and @code{head_norm}.  The stacks are
 ## drawn from the seed as those of @code{attn_model}'s encoder-decoder of
 ## the same widths, so they hold the same numbers; the family's own
 ## matrices are normal with variance 1/fan-in, drawn from seed + 1.

@@ -43,6 +43,22 @@
 ## to every row of the position table: exact for input of one segment
 ## (token type 0 throughout, as a tagger reads a sentence).  The
 ## @code{pooler}, which a token classifier does not read, is not read.
+## @item @qcode{"bert"} with @code{BertForMaskedLM} (BERT as published, e.g.@: @code{bert-base-uncased})
+## the masked language model: an encoder-token model whose classes are the
+## vocabulary's words (@code{m.tgt_vocab} is @code{m.src_vocab}), with the
+## same encoder and the head @code{cls.predictions}: its
+## @code{transform.dense} as @code{W_hidden}, @code{b_hidden} with
+## @code{hidden_act} (@code{head_activation}), its
+## @code{transform.LayerNorm} (also under the names @code{gamma},
+## @code{beta}) as @code{head_norm}, then the word table transposed
+## (@code{tie_embeddings}: no @code{W_class}) and @code{cls.predictions.bias}
+## as @code{b_class}.  A stored @code{cls.predictions.decoder.weight} or
+## @code{decoder.bias} must equal the tensor it is tied to (else an
+## error names it).  The @code{pooler} and the next-sentence head
+## (@code{cls.seq_relationship}) that published checkpoints hold beside
+## it are not read; @code{BertForPreTraining}, which has the next-sentence
+## head, is refused.  The most probable word at a @code{[MASK]} row is the
+## model's prediction of the word there.
 ## @item @qcode{"bert"} with @code{BertForSequenceClassification}
 ## an encoder-sentence model with the same encoder: the readout is the
 ## sentence's first row as given (@code{readout} @qcode{"first"}: the
@@ -100,7 +116,8 @@
 ## ids)} for the text of the ids written.  The tokenizer adds no special
 ## token: a BERT tagger reads a sentence as it was trained,
 ## @code{[cls, attn_tokenize(tok, text), sep]} with the ids of
-## @code{[CLS]} and @code{[SEP]}; a Marian source gets @code{</s>}
+## @code{[CLS]} and @code{[SEP]} (and of @code{[MASK]} where a masked
+## language model is to guess a word); a Marian source gets @code{</s>}
 ## (@code{eos}) appended by the package's functions.
 ##
 ## What the package cannot express is refused, never imported as another
@@ -150,8 +167,8 @@ function [m, tok] = attn_import (folder, varargin)
   endif
   vocab = vocabulary (tok, c.V, cfg, specials, where);
   c = rmfield (c, "V");
-  if (model_family (c.family).decoder)        # the vocabulary it reads and writes
-    [c.src_vocab, c.tgt_vocab] = deal (vocab);
+  if (model_family (c.family).decoder || ! isfield (c, "tgt_vocab"))
+    [c.src_vocab, c.tgt_vocab] = deal (vocab);   # what it reads and writes (a masked LM: the words)
   else
     c.src_vocab = vocab;
   endif
@@ -272,19 +289,19 @@ function [c, src, ignored, specials, copies] = llama_layout (cfg, where)
 endfunction
 
 function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
-  why = {"BertForMaskedLM", ...
-         "predicts words through its masked-LM head (dense, gelu, LayerNorm, then the embeddings), which no encoder family of the package has";
-         "BertForPreTraining", "has the masked-LM and next-sentence heads, which no encoder family of the package has";
+  why = {"BertForPreTraining", "has the next-sentence head beside the masked-LM one, which no family of the package has (its masked-LM model is imported when architectures is BertForMaskedLM)";
          "BertModel", "has no head"};
+  kinds = {"BertForTokenClassification", "BertForSequenceClassification", "BertForMaskedLM"};
   a = config_key (cfg, "architectures", {}, "any", where);
   k = find (ismember (why(:,1), a), 1);
   if (! isempty (k))
-    error ("attention:import", "%s: config.json's architectures is %s, which %s; BERT is imported as BertForTokenClassification or BertForSequenceClassification",
-           where, why{k,1}, why{k,2});
+    error ("attention:import", "%s: config.json's architectures is %s, which %s; BERT is imported as %s",
+           where, why{k,1}, why{k,2}, strjoin (kinds, ", "));
   endif
-  arch_check (cfg, {"BertForTokenClassification", "BertForSequenceClassification"}, true, where);
-  sentence = ismember ("BertForSequenceClassification",
-                       cellstr (config_key (cfg, "architectures", {}, "any", where)));
+  arch_check (cfg, kinds, true, where);
+  a = cellstr (config_key (cfg, "architectures", {}, "any", where));
+  sentence = ismember (kinds{2}, a);
+  mlm = ismember (kinds{3}, a);
   d = config_key (cfg, "hidden_size", [], "count", where);
   h = config_key (cfg, "num_attention_heads", [], "count", where);
   L = config_key (cfg, "num_hidden_layers", [], "count", where);
@@ -301,13 +318,19 @@ function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
   endif
   c.d_ff = config_key (cfg, "intermediate_size", [], "count", where);
   c.activation = act_name (cfg, "hidden_act", "gelu", where);
+  if (mlm)                 # every row: dense, hidden_act, LayerNorm, the word table
+    [c.d_hidden, c.head_activation, c.head_norm, c.tie_embeddings] = deal (d, c.activation,
+                                                                           true, true);
+  endif
   c.attn_bias = true;
   c.norm = "post";
   c.norm_eps = config_key (cfg, "layer_norm_eps", 1e-12, "real", where);
   c.final_norm = false;
   c.embed_norm = true;
   c.max_len = config_key (cfg, "max_position_embeddings", 512, "count", where);
-  c.tgt_vocab = attn_vocab (class_names (cfg, where), {});
+  if (! mlm)                                   # a masked LM's classes are its words
+    c.tgt_vocab = attn_vocab (class_names (cfg, where), {});
+  endif
   src = {"src_embed", "embeddings.word_embeddings.weight", "copy", [];
          "src_pos", "embeddings.position_embeddings.weight", "pos", [];
          "src_embed_norm.gain", "embeddings.LayerNorm.weight", "copy", [];
@@ -330,6 +353,7 @@ function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
             [p "norm_ffn.gain"], [t "output.LayerNorm.weight"], "copy", [];
             [p "norm_ffn.bias"], [t "output.LayerNorm.bias"], "copy", []}];
   endfor
+  copies = cell (0, 2);
   if (sentence)
     src = [src;
            {"W_hidden", "pooler.dense.weight", "T", [];
@@ -338,11 +362,22 @@ function [c, src, ignored, specials, copies] = bert_layout (cfg, where)
   else                                         # the pooler is not read
     ignored = '^(bert\.)?(embeddings\.position_ids|pooler\.dense\.(weight|bias))$';
   endif
-  src = [src;
-         {"W_class", "classifier.weight", "T", [];
-          "b_class", "classifier.bias", "copy", []}];
+  if (mlm)                                     # nor the next-sentence head
+    t = "cls.predictions.";
+    src = [src;
+           {"W_hidden", [t "transform.dense.weight"], "T", [];
+            "b_hidden", [t "transform.dense.bias"], "copy", [];
+            "head_norm.gain", [t "transform.LayerNorm.weight"], "copy", [];
+            "head_norm.bias", [t "transform.LayerNorm.bias"], "copy", [];
+            "b_class", [t "bias"], "copy", []}];
+    ignored = [ignored '|^cls\.seq_relationship\.(weight|bias)$'];
+    copies = {[t "decoder.weight"], "src_embed"; [t "decoder.bias"], "b_class"};
+  else
+    src = [src;
+           {"W_class", "classifier.weight", "T", [];
+            "b_class", "classifier.bias", "copy", []}];
+  endif
   specials = {"", "", "pad_token_id"};
-  copies = cell (0, 2);
 endfunction
 
 function [c, src, ignored, specials, copies] = marian_layout (cfg, where)

@@ -70,7 +70,9 @@
 ## @code{src_embed_norm} and @code{tgt_embed_norm} (false)
 ## @item tie_embeddings
 ## true for a vocabulary head that is @code{tgt_embed'} (no
-## @code{W_vocab}; training keeps the two one array) (false)
+## @code{W_vocab}; training keeps the two one array) (false); in
+## @code{attn_family}'s encoder-token model, scores from
+## @code{src_embed'} (a masked language model)
 ## @item head_bias
 ## false for a vocabulary head without the bias @code{b_vocab} (true)
 ## @item max_len

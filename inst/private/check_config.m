@@ -8,7 +8,8 @@
 ## tie_embeddings, head_bias,
 ## max_len,
 ## encoder_layers, decoder_layers, seed}, then @code{readout, head,
-## d_hidden} for a sentence classifier), with @code{src_vocab} and
+## d_hidden, head_activation} for a sentence classifier, @code{d_hidden,
+## head_activation, head_norm} for a token classifier), with @code{src_vocab} and
 ## @code{tgt_vocab} at the end (what @code{model_schema} reads).
 ##
 ## @var{config} takes either form: as @code{attn_model} and
@@ -60,7 +61,8 @@ function c = check_config (config, caller)
           "readout", "cls", "one of cls, mean, first";
           "head_activation", "relu", ["one of " strjoin(activation (), ", ")];
           "head", "linear", "one of linear, mlp";
-          "d_hidden", [], "integer [0, 65536]"};
+          "d_hidden", [], "integer [0, 65536]";
+          "head_norm", false, "flag"};
   o = parse_options (caller, spec, {config}, "config");
   given = lower (fieldnames (config));
   fam = o.family;
@@ -144,9 +146,15 @@ function c = check_config (config, caller)
   if (isempty (o.d_ff))
     o.d_ff = 4 * o.d;
   endif
-  if (o.tie_embeddings && ! family.decoder)
+  token = strcmp (family.readout, "token");
+  if (o.tie_embeddings && ! (family.decoder || token))
     error ("attention:config",
-           "%s: CONFIG.tie_embeddings ties the vocabulary head to the target embeddings, which the %s family has not",
+           "%s: CONFIG.tie_embeddings ties the head to the embeddings: the vocabulary head of a family with a decoder, or the token classifier's to src_embed; the %s family has neither",
+           caller, fam);
+  endif
+  if (o.head_norm && ! token)
+    error ("attention:config",
+           "%s: CONFIG.head_norm is the LayerNorm of the encoder-token family's hidden layer; the %s family has none",
            caller, fam);
   endif
   if (isempty (o.kv_heads))
@@ -184,6 +192,27 @@ function c = check_config (config, caller)
              caller);
     endif
     keep = [keep, {"readout", "head", "d_hidden", "head_activation"}];
+  elseif (token)               # every row: [act (x*W_hidden + b_hidden), LN] -> classes
+    if (isempty (o.d_hidden))
+      o.d_hidden = 0;
+    endif
+    if (o.head_norm && o.d_hidden == 0)
+      error ("attention:config",
+             "%s: CONFIG.head_norm normalises the head's hidden layer: it needs CONFIG.d_hidden at least 1",
+             caller);
+    endif
+    if (o.tie_embeddings)      # logits = rows*src_embed.' + b_class: classes are the words
+      if (! isequal (o.tgt_vocab.words, o.src_vocab.words))
+        error ("attention:config",
+               "%s: CONFIG.tie_embeddings reads the classes' scores from src_embed: the classes must be the vocabulary's words, in its order (%d classes, %d words)",
+               caller, numel (o.tgt_vocab.words), numel (o.src_vocab.words));
+      elseif (! any (o.d_hidden == [0, o.d]))
+        error ("attention:config",
+               "%s: CONFIG.tie_embeddings needs the head's rows of width d (%d): CONFIG.d_hidden must be 0 or d, got %d",
+               caller, o.d, o.d_hidden);
+      endif
+    endif
+    keep = [keep, {"d_hidden", "head_activation", "head_norm"}];
   endif
   c = struct ();
   for f = [keep, {"src_vocab", "tgt_vocab"}]
@@ -255,3 +284,19 @@ endfunction
 %!error <CONFIG.decoder_layers must be 0 for the encoder-token family> check_config (setfield (check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"x", "y"}}), "f"), "decoder_layers", 1), "f")
 %!error <CONFIG.d_hidden must be at least 1> check_config (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "mean", "head", "mlp", "d_hidden", 0), "f")
 %!error id=attention:type check_config (3, "f")
+%!test
+%! ## the token classifier's head: no hidden layer by default; tied to
+%! ## src_embed when the classes are the vocabulary's words
+%! c = check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"x", "y"}}), "f");
+%! assert (fieldnames (c)'(end-4:end), {"d_hidden", "head_activation", "head_norm", "src_vocab", "tgt_vocab"});
+%! assert ([c.d_hidden, c.head_norm, c.tie_embeddings], [0 false false]);
+%! v = attn_vocab ("a b");
+%! c = check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {v.words},
+%!                           "tie_embeddings", true, "d_hidden", 32, "head_norm", true), "f");
+%! assert (c.tgt_vocab.words, c.src_vocab.words);
+%! assert ([c.d_hidden, c.head_norm, c.tie_embeddings], [32 true true]);
+%!error <CONFIG.tie_embeddings reads the classes' scores from src_embed: the classes must be the vocabulary's words> check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"x", "y"}}, "tie_embeddings", true), "f")
+%!error <CONFIG.d_hidden must be 0 or d, got 5> check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {attn_vocab("a b").words}, "tie_embeddings", true, "d_hidden", 5), "f")
+%!error <CONFIG.head_norm normalises the head's hidden layer: it needs CONFIG.d_hidden> check_config (struct ("family", "encoder-token", "vocab", "a b", "classes", {{"x", "y"}}, "head_norm", true), "f")
+%!error <CONFIG.head_norm is the LayerNorm of the encoder-token family's hidden layer; the encoder-sentence family has none> check_config (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "mean", "head_norm", true), "f")
+%!error <the encoder-sentence family has neither> check_config (struct ("family", "encoder-sentence", "vocab", "a b", "classes", {{"x", "y"}}, "readout", "mean", "tie_embeddings", true), "f")

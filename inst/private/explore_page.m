@@ -164,6 +164,7 @@ function mats = trace_matrices (tr)
   endif
   labels.vocab = cellstr_or_empty (tr, "vocab_labels");
   labels.has_tgt = isfield (tr, "target_rows");
+  labels.readout = isfield (tr, "readout");       # a sentence head: one row a sentence
   mats = struct ("name", {}, "note", {}, "rows", {}, "cols", {},
                  "groups", {}, "values", {}, "mask", {});
   mats = walk (mats, tr, "", "top", "", labels);
@@ -216,7 +217,8 @@ function e = entry (s, name, path, stack, block, labels)
   e.name = path;
   e.note = notation (name, stack, block, labels);
   kernel = any (strcmp (block, {"self", "cross"}));
-  if (strcmp (stack, "top") && any (strcmp (name, {"c", "u", "prefix", "readout", "hidden_pre", "hidden"})))
+  if (strcmp (stack, "top") && (any (strcmp (name, {"c", "u", "prefix", "readout"}))
+                                || (labels.readout && any (strcmp (name, {"hidden_pre", "hidden"})))))
     e.rows = {name};                  # one vector per sentence
   elseif (strcmp (stack, "top") && ! labels.has_tgt && rows (v) == 1
           && any (strcmp (name, {"logits", "probs"})))
@@ -351,7 +353,7 @@ function txt = notation (name, stack, block, labels)
   elseif (strcmp (block, "ffn"))
     notes = {"X", "the FFN's input rows"; "pre", "X W_1 + b_1";
              "hidden", "relu (X W_1 + b_1)"; "delta", "hidden W_2 + b_2"};
-  elseif (strncmp (block, "norm", 4))
+  elseif (! isempty (strfind (block, "norm")))    # a sublayer's, a stack's or the head's
     notes = {"X", "LayerNorm input rows"; "mu", "row means mu";
              "sigma", "row standard deviations sigma";
              "xhat", "xhat = (X - mu) / sigma"; "out", "gain .* xhat + bias"};
@@ -365,7 +367,7 @@ function txt = notation (name, stack, block, labels)
     if (labels.has_tgt)
       head = "logits = rows W_vocab + b_vocab";
     else
-      head = "logits = rows W_class + b_class";
+      head = "logits = rows W_class + b_class (tied: W_class = src_embed')";
     endif
     notes = {"source_ids", "source token ids"; "src_allow", "source mask: 1 = real token";
              "target_ids", "decoder input ids (<bos> y1 ...)";
@@ -381,8 +383,8 @@ function txt = notation (name, stack, block, labels)
              "fused", "[e_t, c] W_F";
              "prefix", "c W_P: the continuous prefix row";
              "readout", "the sentence's readout row";
-             "hidden_pre", "readout W_hidden + b_hidden";
-             "hidden", "relu (readout W_hidden + b_hidden)";
+             "hidden_pre", "rows W_hidden + b_hidden: the head's layer (rows: readout, or every encoded row)";
+             "hidden", "act (hidden_pre), the head's activation";
              "decoder_out", "the rows the vocabulary head reads";
              "logits", head; "probs", "softmax (logits) by row"};
   endif

@@ -238,6 +238,12 @@ function src = trace_source (T, path, opts, caller)
     case {"X", "D", "delta", "out", "input", "after_self", "after_cross", ...
           "after_ffn", "source_rows", "encoded", "target_rows", "decoder_out"}
       ## one row per query position: as set above
+    case {"hidden_pre", "hidden"}
+      ## a token classifier's head: one row per source word (a sentence
+      ## head's one row is a plain matrix)
+      if (numel (src.rows{1}) != rows (M))
+        [src.pagename, src.axes, src.rows] = deal ("plain", {}, {[]});
+      endif
     otherwise
       src.pagename = "plain";
       src.axes = {};
@@ -263,7 +269,7 @@ function [qside, kside] = block_sides (kind, path)
     case "cross"
       qside = "target"; kside = "source";
     otherwise
-      if (regexp (path, '^(encoder|encoded|source)'))
+      if (regexp (path, '^(encoder|encoded|source|hidden|head_norm)'))
         qside = "source";
       elseif (regexp (path, '^(decoder|target|logits|probs)'))
         qside = "target";

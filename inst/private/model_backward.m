@@ -14,34 +14,35 @@ function [G, R] = model_backward (m, tr, dlogits)
   d = c.d;
   dE = 0;                                      # dL/d(tr.encoded)
   if (! isfield (m, "decoder"))                # encoder families: the class head
+    X = tr.encoded;                            # the rows the head reads, in its order
     if (isfield (tr, "readout"))
       X = tr.readout;
-      if (isfield (m, "W_hidden"))
-        X = tr.hidden;
-      endif
-      [dX, G.W_class, G.b_class] = attn_rows_backward (dlogits, X, m.W_class);
-      if (isfield (m, "W_hidden"))             # hidden = act (readout*W_hidden + b_hidden)
-        [~, slope] = activation (c.head_activation, tr.hidden_pre);
-        [dX, G.W_hidden, G.b_hidden] = attn_rows_backward (dX .* slope, tr.readout, m.W_hidden);
-      endif
-      if (isfield (tr, "pool_weights"))        # readout = sum (w .* E)
-        dE = tr.pool_weights .* dX;
-      else                                     # readout = E(1,:,:)
-        dE = zeros (size (tr.encoded), class (dX));
-        dE(1,:,:) = dX;
-      endif
-    else
-      [dE, G.W_class, G.b_class] = attn_rows_backward (dlogits, tr.encoded, m.W_class);
+    endif
+    H = X;
+    if (isfield (m, "W_hidden"))
+      H = tr.hidden;
+    endif
+    if (isfield (m, "head_norm"))
+      H = tr.head_norm.out;
+    endif
+    [dX, dW, G.b_class] = vocab_logits (m, H, dlogits);
+    if (isfield (m, "head_norm"))              # H = LN (hidden)
+      [dX, G.head_norm] = layer_norm_backward (dX, tr.head_norm, m.head_norm, c);
+    endif
+    if (isfield (m, "W_hidden"))               # hidden = act (X*W_hidden + b_hidden)
+      [~, slope] = activation (c.head_activation, tr.hidden_pre);
+      [dX, G.W_hidden, G.b_hidden] = attn_rows_backward (dX .* slope, X, m.W_hidden);
+    endif
+    if (isfield (tr, "pool_weights"))          # readout = sum (w .* E)
+      dE = tr.pool_weights .* dX;
+    elseif (isfield (tr, "readout"))           # readout = E(1,:,:)
+      dE = zeros (size (tr.encoded), class (dX));
+      dE(1,:,:) = dX;
+    else                                       # a class a row
+      dE = dX;
     endif
   else
-    if (c.tie_embeddings)                      # logits = D*tgt_embed.' + b_vocab
-      S = stack_rows (dlogits);                # (n·Bt)×V
-      dD = unstack_rows (S * m.tgt_embed, rows (dlogits));
-      dtable = S.' * stack_rows (tr.decoder_out);   # V×d: tgt_embed's share
-      db = sum (S, 1);
-    else
-      [dD, G.W_vocab, db] = attn_rows_backward (dlogits, tr.decoder_out, m.W_vocab);
-    endif
+    [dD, dW, db] = vocab_logits (m, tr.decoder_out, dlogits);
     R.decoder_out = dD;
     if (c.head_bias)
       G.b_vocab = db;
@@ -80,9 +81,6 @@ function [G, R] = model_backward (m, tr, dlogits)
         dtok = dX(2:end,:,:);
     endswitch
     G.tgt_embed = embed_backward (dtok, tr.target_ids, m.tgt_embed, c);
-    if (c.tie_embeddings)
-      G.tgt_embed += dtable;
-    endif
     if (isfield (tr, "c"))                     # c = sum (w .* E)
       dE = tr.pool_weights .* dc;
     endif
@@ -106,6 +104,12 @@ function [G, R] = model_backward (m, tr, dlogits)
       G.src_pos = zeros (size (m.src_pos), class (m.src_pos));
       G.src_pos(1:rows (dS),:) = sum (dS, 3);
     endif
+  endif
+  if (c.tie_embeddings)                        # the head's share of its table
+    table = merge (isfield (m, "decoder"), "tgt_embed", "src_embed");
+    G.(table) += dW;
+  else
+    G.(merge (isfield (m, "decoder"), "W_vocab", "W_class")) = dW;
   endif
   if (! strcmp (c.positions, "learned"))      # fixed tables
     for f = {"src_pos", "tgt_pos"}

@@ -7,7 +7,9 @@
 ## makes them.  Returns the trace of doc/ARCHITECTURE.md ("The forward
 ## trace") without the labels; additions of the families:
 ##   encoder families: readout (1×d×Bt: the <cls> row or the mean),
-##     pool_weights (m×1×Bt, mean readout), hidden_pre, hidden (MLP head)
+##     pool_weights (m×1×Bt, mean readout), hidden_pre, hidden (MLP head:
+##     1×d_hidden×Bt, or n×d_hidden×Bt for a token classifier), head_norm
+##     (a token head's LayerNorm trace, as layer_norm gives it)
 ##   pooled: c (1×d×Bt, mean of encoded), pool_weights, target_tokens
 ##     (n×d×Bt lookups), u (add), concat and fused (concat), prefix (prefix)
 ## logits/probs: n×C×Bt (token), 1×C×Bt (sentence), n×V×Bt otherwise.
@@ -48,13 +50,16 @@ function tr = model_forward (m, batch, mode = "full", patch = [])
         [tr.readout, tr.pool_weights] = mean_pool (E, src_allow);
       endif
       X = tr.readout;
-      if (isfield (m, "W_hidden"))
-        tr.hidden_pre = attn_rows (X, m.W_hidden, m.b_hidden);
-        tr.hidden = activation (c.head_activation, tr.hidden_pre);
-        X = tr.hidden;
-      endif
     endif
-    tr.logits = attn_rows (X, m.W_class, m.b_class);
+    if (isfield (m, "W_hidden"))              # the MLP layer of the head
+      tr.hidden_pre = attn_rows (X, m.W_hidden, m.b_hidden);
+      tr.hidden = activation (c.head_activation, tr.hidden_pre);
+      X = tr.hidden;
+    endif
+    if (isfield (m, "head_norm"))             # a token head's LayerNorm after it
+      [X, tr.head_norm] = layer_norm (X, m.head_norm, c);
+    endif
+    tr.logits = vocab_logits (m, X);          # X*W_class, or tied X*src_embed.', + b_class
     if (full)
       tr.probs = softmax_rows (tr.logits);
     endif

@@ -39,8 +39,10 @@
 ## @qcode{"none"}); @code{decoder(l)} layers (the same, with @code{cross}
 ## and @code{norm_cross} in the encoder-decoder); the final LayerNorms of
 ## pre-norm stacks; the head (@code{W_vocab}, @code{b_vocab}, or
-## @code{W_hidden}, @code{b_hidden} of an MLP and @code{W_class},
-## @code{b_class}); the pooled designs' @code{W_u}, @code{W_F} or @code{W_P}.
+## @code{W_hidden}, @code{b_hidden} of an MLP, a token classifier's
+## @code{head_norm} after it, and @code{W_class} (none when a token
+## classifier is tied to @code{src_embed}), @code{b_class}); the pooled
+## designs' @code{W_u}, @code{W_F} or @code{W_P}.
 ## @end deftypefn
 
 function parts = model_schema (config)
@@ -86,7 +88,16 @@ function parts = model_schema (config)
       head = affine ("W_vocab", "b_vocab", d, Vt, false);
       P = [P; head(! [c.tie_embeddings, ! c.head_bias],:)];   # tied: tgt_embed'; no bias
     case "token"
-      P = [P; affine("W_class", "b_class", d, Vt, true)];
+      width = d;
+      if (c.d_hidden > 0)
+        width = c.d_hidden;
+        P = [P; affine("W_hidden", "b_hidden", d, width, true)];
+      endif
+      if (c.head_norm)
+        P = [P; norm_parts("", top, "head_norm", c, width)];
+      endif
+      head = affine ("W_class", "b_class", width, Vt, true);
+      P = [P; head(! [c.tie_embeddings, false],:)];    # tied: src_embed'
     case "sentence"
       width = d;
       if (c.d_hidden > 0)
@@ -186,11 +197,12 @@ function P = layer (stack, l, blocks, c)
   endif
 endfunction
 
-## a LayerNorm's gain (ones) and bias (zeros), 1×d each
-function P = norm_parts (pre, S, name, c)
-  P = part (pre, S, {name, "gain"}, [1 c.d], true, "ones", 0, false);
+## a LayerNorm's gain (ones) and bias (zeros), 1×width each (width d
+## unless given)
+function P = norm_parts (pre, S, name, c, width = c.d)
+  P = part (pre, S, {name, "gain"}, [1 width], true, "ones", 0, false);
   if (strcmp (c.norm_kind, "layernorm"))     # RMSNorm has no bias
-    P(2,:) = part (pre, S, {name, "bias"}, [1 c.d], true, "zeros", 0, false);
+    P(2,:) = part (pre, S, {name, "bias"}, [1 width], true, "zeros", 0, false);
   endif
 endfunction
 

@@ -1,6 +1,8 @@
 ## -*- texinfo -*-
-## @deftypefn {} {@var{r} =} ref_model_forward (@var{m}, @var{src}, @var{tgt})
-## The encoder-decoder model's forward pass in plain Octave (reference).
+## @deftypefn  {} {@var{r} =} ref_model_forward (@var{m}, @var{src}, @var{tgt})
+## @deftypefnx {} {@var{r} =} ref_model_forward (@var{m}, @var{src})
+## The encoder-decoder model's forward pass in plain Octave (reference), or
+## the token classifier's (the encoder-token family: no @var{tgt}).
 ##
 ## One sentence pair, no batch and no padding: @var{src} and @var{tgt} are
 ## id vectors (the source with its @code{<eos>}, the decoder input with its
@@ -20,22 +22,26 @@
 ## a final LN after each stack when final_norm; token rows scaled by
 ## sqrt(d) with embed_scale, the embedded rows normalised with embed_norm;
 ## logits Y*W_vocab + b_vocab, or Y*tgt_embed' + b_vocab with tie_embeddings;
+## a token classifier's: H = act(X*W_hidden + b_hidden) (head_activation,
+##   also tanh), then LN(H) with head_norm, then H*W_class + b_class, or
+##   H*src_embed' + b_class with tie_embeddings (the masked-LM head);
 ## attention with the biases, key/value heads (kv_heads) and rotary
 ## positions (rope_base) its blocks hold
 ## @end group
 ## @end example
 ##
 ## @var{r}: @code{source_rows}, @code{encoded}, @code{target_rows},
-## @code{decoder_out}, @code{logits}, @code{probs}.
+## @code{decoder_out}, @code{logits}, @code{probs} (a token classifier:
+## @code{source_rows}, @code{encoded}, @code{head_rows}, @code{logits},
+## @code{probs}).
 ## @seealso{attn_ref_block}
 ## @end deftypefn
 
-function r = ref_model_forward (m, src, tgt)
+function r = ref_model_forward (m, src, tgt = [])
   c = m.config;
   norm = @(x, P) layernorm (x, P, c);
   place = c.norm;
   ms = numel (src);
-  n = numel (tgt);
   s = 1;
   if (c.embed_scale)
     s = sqrt (c.d);
@@ -56,6 +62,24 @@ function r = ref_model_forward (m, src, tgt)
     X = norm (X, m.encoder_norm);
   endif
   r.encoded = X;
+  if (! isfield (m, "decoder"))                 # a token classifier: every row scored
+    H = X;
+    if (isfield (m, "W_hidden"))
+      H = act (H * m.W_hidden + m.b_hidden, c.head_activation);
+    endif
+    if (isfield (m, "head_norm"))
+      H = norm (H, m.head_norm);
+    endif
+    r.head_rows = H;
+    if (c.tie_embeddings)
+      r.logits = H * m.src_embed' + m.b_class;
+    else
+      r.logits = H * m.W_class + m.b_class;
+    endif
+    r.probs = row_softmax (r.logits);
+    return;
+  endif
+  n = numel (tgt);
   Y = s * m.tgt_embed(tgt,:) + positions (m, "tgt_pos", n);
   if (c.embed_norm)
     Y = norm (Y, m.tgt_embed_norm);
@@ -81,10 +105,14 @@ function r = ref_model_forward (m, src, tgt)
   if (c.head_bias)
     r.logits += m.b_vocab;
   endif
-  r.probs = zeros (size (r.logits));
-  for i = 1:n
-    e = exp (r.logits(i,:) - max (r.logits(i,:)));
-    r.probs(i,:) = e / sum (e);
+  r.probs = row_softmax (r.logits);
+endfunction
+
+function P = row_softmax (Z)
+  P = zeros (size (Z));
+  for i = 1:rows (Z)
+    e = exp (Z(i,:) - max (Z(i,:)));
+    P(i,:) = e / sum (e);
   endfor
 endfunction
 
@@ -163,21 +191,12 @@ function Y = turn (X, base)
   endfor
 endfunction
 
-function delta = ffn (X, P, act)
+function delta = ffn (X, P, name)
   z = X * P.W_1;
   if (isfield (P, "b_1"))
     z += P.b_1;
   endif
-  switch (act)
-    case "relu"
-      h = max (z, 0);
-    case "gelu"
-      h = z .* (1 + erf (z / sqrt (2))) / 2;
-    case "gelu_tanh"
-      h = z .* (1 + tanh (sqrt (2 / pi) * (z + 0.044715 * z .^ 3))) / 2;
-    case "silu"
-      h = z ./ (1 + exp (-z));
-  endswitch
+  h = act (z, name);
   if (isfield (P, "W_3"))                       # gated: times a second projection
     up = X * P.W_3;
     if (isfield (P, "b_3"))
@@ -189,6 +208,21 @@ function delta = ffn (X, P, act)
   if (isfield (P, "b_2"))
     delta += P.b_2;
   endif
+endfunction
+
+function h = act (z, name)
+  switch (name)
+    case "relu"
+      h = max (z, 0);
+    case "gelu"
+      h = z .* (1 + erf (z / sqrt (2))) / 2;
+    case "gelu_tanh"
+      h = z .* (1 + tanh (sqrt (2 / pi) * (z + 0.044715 * z .^ 3))) / 2;
+    case "silu"
+      h = z ./ (1 + exp (-z));
+    case "tanh"
+      h = tanh (z);
+  endswitch
 endfunction
 
 function y = layernorm (x, P, c)
