@@ -3,9 +3,8 @@
 ## @deftypefnx {} {@var{Y} =} attn_self (@var{X}, @var{B}, @var{key_allow})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_self (@dots{})
 ## @deftypefnx {} {[@var{Y}, @var{T}] =} attn_self (@var{X}, @var{B}, @var{key_allow}, @var{mode})
-## Encoder self-attention block: tokens read each other. Encoder
-## self-attention block: every token reads every (allowed) token of the same
-## sequence.
+## Encoder self-attention block: tokens read each other.  Every token
+## reads every (allowed) token of the same sequence.
 ##
 ## Queries, keys and values all come from the rows of @var{X}.  With
 ## @var{B} the block struct, and head j using columns (j-1)·dk+1 @dots{} j·dk

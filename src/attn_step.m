@@ -1,9 +1,9 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{m} =} attn_step (@var{m}, @var{G}, @var{lr})
 ## @deftypefnx {} {[@var{m}, @var{mom}, @var{vel}] =} attn_step (@var{m}, @var{G}, @var{lr}, @var{mom}, @var{vel}, @var{beta1}, @var{beta2}, @var{epsilon}, @var{t})
-## One fused optimiser step over an attention model (C). One fused optimiser
-## step (C): every array of @var{m} that the gradient struct @var{G} holds
-## is read, updated and written in one pass.
+## One fused optimiser step over an attention model (C).  Every array of
+## @var{m} that the gradient struct @var{G} holds is read, updated and
+## written in one pass.
 ##
 ## The learned arrays are the numeric leaves of @var{G} (the layout
 ## @code{attn_loss} returns), depth first in field order, struct arrays

@@ -2,8 +2,8 @@
 ## @deftypefn  {} {} attn_demo_black_cat ()
 ## @deftypefnx {} {} attn_demo_black_cat (@var{png})
 ## @deftypefnx {} {@var{r} =} attn_demo_black_cat (@dots{})
-## Seed 004's black cat: encoder, decoder, cross-attention. Seed 004's black
-## cat, run by the package: the three demos and the alignment grid.
+## Seed 004's black cat: encoder, decoder, cross-attention.  The seed's
+## three demos and its alignment grid, run by the package.
 ##
 ## The model is @code{attn_toy ("blackcat")}: keys are roles (det, adj, noun,
 ## end), values one-hot French words.

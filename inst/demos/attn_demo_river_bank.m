@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_demo_river_bank ()
 ## @deftypefnx {} {@var{r} =} attn_demo_river_bank ()
-## Seed 000's river bank, step by step (cross-attention). Seed 000's river
-## bank, all seven steps, with the package's fitted toy.
+## Seed 000's river bank, step by step (cross-attention).  All seven
+## steps, with the package's fitted toy.
 ##
 ## The model is @code{attn_toy ("river")}: width 3, one encoder
 ## self-attention block, one masked decoder block, one cross-attention block,

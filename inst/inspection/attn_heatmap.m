@@ -4,8 +4,8 @@
 ## @deftypefnx {} {} attn_heatmap (@var{T}, @var{field})
 ## @deftypefnx {} {} attn_heatmap (@dots{}, @var{name}, @var{value})
 ## @deftypefnx {} {@var{h} =} attn_heatmap (@dots{})
-## Draw attention weights or any matrix as a heatmap. Draw attention weights
-## (or any matrix) as a heatmap with token tick labels.
+## Draw attention weights or any matrix as a heatmap.  The axes are
+## labelled with the tokens.
 ##
 ## The arguments are those of @code{attn_show}: a matrix with row and
 ## column labels, or a trace (kernel or model) and a field path such as

@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{m} =} attn_model (@var{config})
-## A new encoder-decoder attention model (Transformer). A new
-## encoder-decoder Transformer, initialised from a seed.
+## A new encoder-decoder attention model (Transformer).  Its arrays are
+## initialised from a seed.
 ##
 ## @var{config} is a struct; every field but the vocabularies has a default:
 ##
