@@ -242,11 +242,14 @@ void gw_status(int status)
  * free at the top of the heap.  A training step of the causal block at
  * n = d = 512 then faulted in all of its ~70 MiB of results and
  * workspaces afresh on every call (about 12,000 page faults a step).
- * From the first kernel call on, blocks up to 32 MiB come from the heap
- * and up to 256 MiB of freed heap stays mapped, so that the next step
- * reuses the pages of the last (no faults after the first step).  A
- * process-wide setting of Octave's malloc, made once; larger blocks are
- * mapped and unmapped as before. */
+ * From the first kernel call on, every block comes from the heap and up
+ * to 256 MiB of freed heap stays mapped, so that the next step reuses the
+ * pages of the last (no faults after the first step).  Blocks beyond 32
+ * MiB (mmap's largest threshold) too: a GPT-2-sized forward pass made its
+ * logits and their probabilities (52 MB each) on fresh pages every call,
+ * about 25,000 faults.  A process-wide setting of Octave's malloc, made
+ * once; freed memory above 256 MiB at the top of the heap still goes back
+ * to the kernel. */
 static void reuse_freed_pages(void)
 {
 #ifdef __GLIBC__
@@ -254,7 +257,7 @@ static void reuse_freed_pages(void)
     if (done)
         return;
     done = 1;
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 }

@@ -33,8 +33,13 @@ function py = torch_python ()
   endfor
 endfunction
 
-## median seconds of f () over n rounds
-function t = median_time (f, n)
+## median seconds of f () over n rounds, after `warm` calls not timed (in
+## this one scope: each call's result stays in `ans` until the next one
+## ends, as a student's `tr = attn_forward (...)` does)
+function t = median_time (f, n, warm)
+  for i = 1:warm
+    f ();
+  endfor
   t = zeros (n, 1);
   for i = 1:n
     t0 = tic ();
@@ -46,18 +51,16 @@ endfunction
 
 ## median seconds of a 128-token forward pass with its trace, of the prompt
 ## ids(1:8) and the first token, and of each further token of new_tokens
-## with the cache; info, attn_continue's of the new_tokens.  Warm-up first:
-## three forward passes whose traces are let go (until then each call
-## faults in fresh pages for its ~0.5 GB trace, 2.1-2.5 s a call here
-## against 1.2-1.3 s after), where PyTorch's side is timed in steady state
+## with the cache; info, attn_continue's of the new_tokens.  The forward
+## pass after four untimed ones, where PyTorch's side is timed in steady
+## state: Octave's heap takes three calls to hold the ~0.5 GB trace of one
+## call beside the last one's (2.1, 2.1 and 1.0 s a call here, 99,000,
+## 91,000 and 13,000 page faults; no faults from the fourth call on)
 function [forward, prefill, token, info] = timings (m, ids, rounds, new_tokens)
-  for k = 1:3
-    attn_forward (m, ids);
-  endfor
-  forward = median_time (@() attn_forward (m, ids), rounds);
+  forward = median_time (@() attn_forward (m, ids), rounds, 4);
   [~, info] = attn_continue (m, ids(1:8), "max_len", new_tokens);
-  prefill = median_time (@() attn_continue (m, ids(1:8), "max_len", 1), rounds);
-  total = median_time (@() attn_continue (m, ids(1:8), "max_len", new_tokens), rounds);
+  prefill = median_time (@() attn_continue (m, ids(1:8), "max_len", 1), rounds, 0);
+  total = median_time (@() attn_continue (m, ids(1:8), "max_len", new_tokens), rounds, 0);
   token = (total - prefill) / (new_tokens - 1);
 endfunction
 
@@ -148,7 +151,7 @@ unwind_protect
     fclose (fid);
     [status, out] = system (sprintf (["OMP_NUM_THREADS=%d OPENBLAS_NUM_THREADS=%d MKL_NUM_THREADS=%d ", ...
                                       "GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456:", ...
-                                      "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864 ", ...
+                                      "glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864 ", ...
                                       "%s %s %s %s %s %d %d"],
                                      threads, threads, threads, py,
                                      fullfile (fileparts (mfilename ("fullpath")), "bench_gpt2.py"),
