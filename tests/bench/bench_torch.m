@@ -42,7 +42,7 @@
 1;   # a script, with helper functions below
 
 malloc_env = ["GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456:" ...
-              "glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864"];
+              "glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864"];
 
 ## ---- the package side: a server ---------------------------------------------
 
