@@ -214,12 +214,12 @@ doc/html/index.html: $(DOC_TEXI) tools/doc_html.init
 CORE_SOURCES = src/attention_core.c src/attention_core_real.inc \
   src/attention_core.h src/attention_core_real.h
 tests/bench/bench_core: tests/bench/bench_core.c $(CORE_SOURCES)
-	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_core.c \
+	$(CC) -std=c99 -O3 -Wall -Wextra -Isrc -o $@ tests/bench/bench_core.c \
 	  src/attention_core.c $$(mkoctfile -p BLAS_LIBS) -lm
 
 # dgemm calls of the core counted and timed (its own dgemm_ passes them on).
 tests/bench/bench_calls: tests/bench/bench_calls.c $(CORE_SOURCES)
-	$(CC) -std=c99 -O2 -Wall -Wextra -Isrc -o $@ tests/bench/bench_calls.c \
+	$(CC) -std=c99 -O3 -Wall -Wextra -Isrc -o $@ tests/bench/bench_calls.c \
 	  src/attention_core.c -Wl,--no-as-needed $$(mkoctfile -p BLAS_LIBS) \
 	  -Wl,--as-needed -ldl -lm
 

@@ -448,7 +448,7 @@ static int decode_struct(reader *r, int depth, mwSize nd, const mwSize *dims,
     /* element-major: element k's nf values in the order of the names */
     for (uint64_t k = 0; k < n; k++)
         for (size_t f = 0; f < nf; f++) {
-            mxArray *v;
+            mxArray *v = NULL;
             if (decode_node(r, depth + 1, &v)) {
                 mxDestroyArray(s);
                 return -1;
@@ -530,7 +530,7 @@ static int decode_node(reader *r, int depth, mxArray **out)
             return -1;
         mxArray *c = mxCreateCellArray((mwSize) nd, dims);
         for (uint64_t k = 0; k < n; k++) {
-            mxArray *v;
+            mxArray *v = NULL;
             if (decode_node(r, depth + 1, &v)) {
                 mxDestroyArray(c);
                 return -1;
