@@ -87,24 +87,17 @@ function parts = model_schema (config)
     case "vocab"
       head = affine ("W_vocab", "b_vocab", d, Vt, false);
       P = [P; head(! [c.tie_embeddings, ! c.head_bias],:)];   # tied: tgt_embed'; no bias
-    case "token"
+    case {"token", "sentence"}               # [hidden layer, its LayerNorm,] classes
       width = d;
       if (c.d_hidden > 0)
         width = c.d_hidden;
         P = [P; affine("W_hidden", "b_hidden", d, width, true)];
       endif
-      if (c.head_norm)
+      if (isfield (c, "head_norm") && c.head_norm)   # a token classifier's only
         P = [P; norm_parts("", top, "head_norm", c, width)];
       endif
       head = affine ("W_class", "b_class", width, Vt, true);
-      P = [P; head(! [c.tie_embeddings, false],:)];    # tied: src_embed'
-    case "sentence"
-      width = d;
-      if (c.d_hidden > 0)
-        width = c.d_hidden;
-        P = [P; affine("W_hidden", "b_hidden", d, width, true)];
-      endif
-      P = [P; affine("W_class", "b_class", width, Vt, true)];
+      P = [P; head(! [c.tie_embeddings, false],:)];    # tied (token only): src_embed'
   endswitch
   switch (family.pool)
     case "add"                                # u = c*W_u
