@@ -633,13 +633,17 @@ void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
     gw_fits_blas("d_src", d_src);
 }
 
-void gw_block_status(int status, const mxArray *B, const mxArray *cache,
-                     gw_real cls)
+void gw_block_status(int status, const gw_input *inputs, int count,
+                     const mxArray *B, const mxArray *cache, gw_real cls)
 {
     static const char *weights[4] = { "W_Q", "W_K", "W_V", "W_O" };
     if (status == ATTN_OK)
         return;
     gw_dims got;
+    for (int i = 0; i < count; i++)
+        if (inputs[i].array != NULL)
+            gw_finite(inputs[i].array, inputs[i].name, GW_MAX_DIMS, &got,
+                      cls);
     for (int i = 0; i < 4; i++) {
         char name[8];
         snprintf(name, sizeof name, "B.%s", weights[i]);
@@ -822,11 +826,11 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     gw_dims dq, dkv, dmask;
     const char *q_name = cross ? "D" : "X";
     const gw_real cls = gw_class_of(prhs[0], q_name);
-    const void *Xq = gw_finite(prhs[0], q_name, 3, &dq, cls);
+    const void *Xq = gw_rows_arg(prhs[0], q_name, 3, &dq, cls);
     const void *Xkv = Xq;
     dkv = dq;
     if (cross) {
-        Xkv = gw_finite(prhs[1], "E", 3, &dkv, cls);
+        Xkv = gw_rows_arg(prhs[1], "E", 3, &dkv, cls);
         gw_dims want = dkv;
         want.dim[2] = dq.dim[2];
         gw_expect("E", &dkv, &want, "m x d_src x Bt, Bt the batch size of D");
@@ -880,7 +884,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
             ? attn_block_forward_f(&s, &w.f, Xq, Xkv, key_allow, &t.f, work)
             : attn_block_forward(&s, &w.d, Xq, Xkv, key_allow, &t.d, work);
     mxFree(work);
-    gw_block_status(status, prhs[b_arg], cache, cls);
+    const gw_input inputs[2] = { { prhs[0], q_name }, { prhs[1], "E" } };
+    gw_block_status(status, inputs, cross ? 2 : 1, prhs[b_arg], cache, cls);
 
     plhs[0] = Y;
     if (!want_trace)

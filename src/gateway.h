@@ -107,12 +107,23 @@ typedef struct {
 void gw_block(const mxArray *B, const gw_rows *q, const gw_rows *kv,
               int cross, gw_real cls, gw_weights *w, attn_shape *s);
 
-/* After the core ran on a block B read by gw_block (and a K/V cache, or
- * NULL): unless status is ATTN_OK, the attention:nonfinite error of the
- * first weight of B, or array of the cache, that holds NaN or Inf, else
- * attention:overflow (gw_status). */
-void gw_block_status(int status, const mxArray *B, const mxArray *cache,
-                     gw_real cls);
+/* An input array of a block kernel and its name in messages. */
+typedef struct {
+    const mxArray *array;
+    const char *name;
+} gw_input;
+
+/* After the core ran on a block B read by gw_block: unless status is
+ * ATTN_OK, the attention:nonfinite error of the first of the call's
+ * inputs (count of them, in the order given; a NULL array is skipped),
+ * the weights of B and the arrays of the K/V cache (or NULL) that holds
+ * NaN or Inf, else attention:overflow (gw_status).  The inputs (the rows,
+ * and for the backward dY and the trace's arrays) are read with
+ * gw_rows_arg and scanned only here: the core checks its results, and an
+ * entry that is NaN or Inf makes every product it enters NaN or Inf, even
+ * a product by 0. */
+void gw_block_status(int status, const gw_input *inputs, int count,
+                     const mxArray *B, const mxArray *cache, gw_real cls);
 
 /* The array a (double, single or logical) as a new array sharing its data
  * (copy-on-write), for a result that holds an input as it is. */

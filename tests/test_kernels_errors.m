@@ -208,6 +208,35 @@
 %!   endfor
 %! endfor
 
+## An input holding NaN or Inf is named the same way: the gateways scan the
+## rows, dY and the trace's arrays only after the core saw a non-finite
+## result (the entry may sit in any item, in a key row the mask hides, or
+## where it meets a 0).
+%!test
+%! allow = logical ([1 1 1 0]');
+%! for bad = [NaN, Inf, -Inf]
+%!   Xb = X;  Xb(4,2) = bad;
+%!   check_error (@() attn_self (Xb, B, allow), "attention:nonfinite", "X must be finite");
+%!   check_error (@() attn_masked (Xb, B, allow), "attention:nonfinite", "X must be finite");
+%!   Eb = E;  Eb(5,1) = bad;
+%!   check_error (@() attn_cross (D, Eb, Bc, logical ([1 1 1 1 0]')), "attention:nonfinite",
+%!                "E must be finite");
+%!   Db = zeros (2, 3);  Db(2,3) = bad;
+%!   check_error (@() attn_cross (Db, E, Bc), "attention:nonfinite", "D must be finite");
+%!   dYb = dY;  dYb(3,1) = bad;
+%!   check_error (@() attn_backward (dYb, T, B), "attention:nonfinite", "dY must be finite");
+%!   for f = {"X", "Q", "K", "V", "A", "message"}
+%!     Tb = T;  Tb.(f{1})(end) = bad;
+%!     check_error (@() attn_backward (dY, Tb, B), "attention:nonfinite",
+%!                  ["T." f{1} " must be finite"]);
+%!   endfor
+%!   for f = {"D", "E"}
+%!     Tb = Tc;  Tb.(f{1})(end) = bad;
+%!     check_error (@() attn_backward (rand (2, 3), Tb, Bc), "attention:nonfinite",
+%!                  ["T." f{1} " must be finite"]);
+%!   endfor
+%! endfor
+
 ## the trace must come from the block given: its heads and weights
 %!error <T.heads = 2 but B.heads = 1> attn_backward (dY, T, setfield (B, "heads", 1))
 %!error id=attention:trace attn_backward (dY, T, setfield (B, "W_Q", B.W_Q + 1))
