@@ -200,6 +200,7 @@ attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
 #define ATTN_GEMV dgemv_
 #define ATTN_TRMM dtrmm_
 #define EXP exp
+#define LOG log
 #define SQRT sqrt
 #include "attention_core_real.inc"
 #undef ATTN_REAL
@@ -208,6 +209,7 @@ attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
 #undef ATTN_GEMV
 #undef ATTN_TRMM
 #undef EXP
+#undef LOG
 #undef SQRT
 
 #define ATTN_REAL float
@@ -216,5 +218,6 @@ attn_adam_hyper attn_adam_at(double lr, double beta1, double beta2,
 #define ATTN_GEMV sgemv_
 #define ATTN_TRMM strmm_
 #define EXP expf
+#define LOG logf
 #define SQRT sqrtf
 #include "attention_core_real.inc"

@@ -146,6 +146,25 @@ void ATTN_NAME(attn_layernorm_backward)(attn_int n, attn_int d, attn_int pages,
     const ATTN_REAL *gain, ATTN_REAL *dX, ATTN_REAL *dgain, ATTN_REAL *dbias,
     ATTN_REAL *work);
 
+/* The teacher-forced cross-entropy of model_loss, in the order of
+ * operations of its Octave formula (in double, bit for bit its results):
+ *   top = max_k z(i,k),  E = exp (z - top),  total = sum_k E (k in order)
+ *   r = -((z(i,label) - top) - log (total)); with smoothing s:
+ *   r = (1-s)*r - (s/V)*(sum_k (z - top) - V*log (total));  r *= allow
+ *   loss = sum (r .* w) / count,  count = sum (w) (1 when 0)
+ *   dlogits = E .* ((w/count) ./ total) - (1-s)*(w/count) at the label
+ *             - (s/V)*(w/count) everywhere
+ *   logits, dlogits  n x V x pages (dlogits NULL: not wanted)
+ *   label            n x pages, ids 1..V     allow  n x pages, 0 or 1
+ *   w                n x pages row weights (double; 0 where not allowed)
+ *   row_loss         n x pages               loss   1
+ *   work             n * (pages + 2) */
+void ATTN_NAME(attn_cross_entropy)(attn_int n, attn_int V, attn_int pages,
+    const ATTN_REAL *logits, const attn_int *label,
+    const unsigned char *allow, const double *w, double smoothing,
+    ATTN_REAL *loss, ATTN_REAL *row_loss, ATTN_REAL *dlogits,
+    ATTN_REAL *work);
+
 /* One SGD step on n parameters: w_out[i] = w[i] + (-lr) * g[i] (the
  * spelling of attn_sgd's w + (-lr*g), so bit for bit the same).
  *   w, g, w_out  n entries (w_out may be w) */

@@ -7,8 +7,8 @@
 ## folder @var{prefix}, load it and check the installed copy: the MEX
 ## functions run from the installed architecture folder, each has its help
 ## stub beside it, @code{attn_sdpa} reproduces seed 004's numbers, the
-## internal @code{__grade_value__}, @code{__model_fits__} and
-## @code{__softmax_rows__} are installed
+## internal @code{__grade_value__}, @code{__model_fits__},
+## @code{__softmax_rows__} and @code{__cross_entropy__} are installed
 ## and run, and @code{doc} opens the installed reference manual at each
 ## public function's node (with @file{tests/reference/doc_screen.m}).
 ## Prints one line per check and last @samp{@var{N} passed, @var{N} failed};
@@ -54,6 +54,8 @@ function nfail = install_check (tarball, prefix)
   results(end+1) = check_internal ("__model_fits__", prefix, @model_checks);
   results(end+1) = check_internal ("__softmax_rows__", prefix,
                                    @() abs (sum (__softmax_rows__ ([1 2 3])) - 1) < 4 * eps);
+  results(end+1) = check_internal ("__cross_entropy__", prefix,
+                                   @() abs (__cross_entropy__ ([0 0], 1, true, 1, 0) - log (2)) < 4 * eps);
   results(end+1) = check_doc (prefix);
   results(end+1) = check ("pkg load leaves Octave's manual (info_file) as it was",
                           strcmp (info_file (), manual));

@@ -33,37 +33,22 @@ endfunction
 ## ignored), w n×Bt row weights (0 where not allowed; allow itself for the
 ## plain mean), smoothing ε in [0, 1): the target puts 1-ε on the label and
 ## ε/V on every token.  row_loss n×Bt (unweighted, 0 where not allowed);
-## dlogits = dloss/dlogits (n×V×Bt).  One exp; the label of each row is
-## read by its index, never as a one-hot row:
+## dlogits = dloss/dlogits (n×V×Bt).  One exp a logit; the label of each
+## row is read by its index, never as a one-hot row:
 ##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
 ##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
 ##   loss = sum (w .* row loss) / sum (w)
 ##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* w / sum (w)
+## The internal MEX function __cross_entropy__ runs it (the core's
+## attn_cross_entropy: a pass for the loss, one for dlogits, written into
+## the array of the exps), in the order of operations of the formula in
+## the test below, whose results it gives bit for bit in double; Octave's
+## formula made five arrays of the logits' size.
 function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
-  [n, V, Bt] = size (logits);
-  top = max (logits, [], 2);                     # n×1×Bt
-  E = exp (logits - top);
-  total = sum (E, 2);
-  log_total = reshape (log (total), n, Bt);
-  at = (1:n)' + n * (labels - 1) + (n * V) * (0:Bt-1);   # (i, label, b)
-  r = -(logits(at) - reshape (top, n, Bt) - log_total);  # -log p(label)
-  if (smoothing > 0)
-    sum_logp = reshape (sum (logits - top, 2), n, Bt) - V * log_total;
-    r = (1 - smoothing) * r - (smoothing / V) * sum_logp;
-  endif
-  r .*= allow;
-  count = sum (w(:));
-  count += (count == 0);                         # no label: loss 0, not NaN
-  loss = sum ((r .* w)(:)) / count;
-  row_loss = r;
-  if (nargout > 2)                               # w .* (p - target) / count
-    w = w / count;
-    E .*= reshape (w, n, 1, Bt) ./ total;       # in place: E becomes dlogits
-    E(at) -= (1 - smoothing) * w;
-    if (smoothing > 0)
-      E -= (smoothing / V) * reshape (w, n, 1, Bt);
-    endif
-    dlogits = E;
+  if (nargout > 2)
+    [loss, row_loss, dlogits] = __cross_entropy__ (logits, labels, allow, w, smoothing);
+  else
+    [loss, row_loss] = __cross_entropy__ (logits, labels, allow, w, smoothing);
   endif
 endfunction
 
@@ -80,3 +65,61 @@ endfunction
 %! [l1, G1] = attn_loss (m, b, "weights", w, "label_smoothing", 0.1);
 %! [l2, G2] = model_loss (m, b, w, 0.1, "lean");
 %! assert (isequal (l1, l2) && isequal (G1, G2));
+
+%!function [loss, row_loss, dlogits] = formula (logits, labels, allow, w, smoothing)
+%!  [n, V, Bt] = size (logits);
+%!  top = max (logits, [], 2);
+%!  E = exp (logits - top);
+%!  total = sum (E, 2);
+%!  log_total = reshape (log (total), n, Bt);
+%!  at = (1:n)' + n * (labels - 1) + (n * V) * (0:Bt-1);
+%!  r = -(logits(at) - reshape (top, n, Bt) - log_total);
+%!  if (smoothing > 0)
+%!    sum_logp = reshape (sum (logits - top, 2), n, Bt) - V * log_total;
+%!    r = (1 - smoothing) * r - (smoothing / V) * sum_logp;
+%!  endif
+%!  r .*= allow;
+%!  count = sum (w(:));
+%!  count += (count == 0);
+%!  loss = sum ((r .* w)(:)) / count;
+%!  row_loss = r;
+%!  w = w / count;
+%!  E .*= reshape (w, n, 1, Bt) ./ total;
+%!  E(at) -= (1 - smoothing) * w;
+%!  if (smoothing > 0)
+%!    E -= (smoothing / V) * reshape (w, n, 1, Bt);
+%!  endif
+%!  dlogits = E;
+%!endfunction
+
+%!test
+%! ## the kernel (__cross_entropy__) against the formula: bit for bit in double, with and
+%! ## without smoothing and weights, padding, large logits, one item; in
+%! ## single to its rounding
+%! randn ("state", 4);  rand ("state", 4);
+%! logits = 30 * randn (5, 7, 3);
+%! labels = randi (7, 5, 3);
+%! allow = rand (5, 3) > 0.3;
+%! weights = {allow, rand(5, 3) .* allow};
+%! for s = [0, 0.1]
+%!   for k = 1:2
+%!     [l1, r1, d1] = __cross_entropy__ (logits, labels, allow, weights{k}, s);
+%!     [l2, r2, d2] = formula (logits, labels, allow, double (weights{k}), s);
+%!     assert (isequal (l1, l2) && isequal (r1, r2) && isequal (d1, d2));
+%!     [l1, r1] = __cross_entropy__ (logits(:,:,1), labels(:,1), allow(:,1), weights{k}(:,1), s);
+%!     assert (isequal ([l1; r1], [formula(logits(:,:,1), labels(:,1), allow(:,1), double (weights{k}(:,1)), s); r2(:,1)]));
+%!     [l1, r1, d1] = __cross_entropy__ (single (logits), labels, allow, weights{k}, s);
+%!     assert (class (l1), "single");  assert (class (d1), "single");
+%!     assert (double (l1), l2, 1e-5 * abs (l2));
+%!     assert (double (r1), r2, 1e-5 * max (abs (r2(:))));
+%!     assert (double (d1), d2, 1e-5 * max (abs (d2(:))));
+%!   endfor
+%! endfor
+%! [l, r, d] = __cross_entropy__ (zeros (0, 4, 2), zeros (0, 2), false (0, 2), zeros (0, 2), 0);
+%! assert (l == 0 && isequal (size (r), [0 2]) && isequal (size (d), [0 4 2]));
+
+%!error id=attention:label __cross_entropy__ (zeros (2, 3), [1; 4], true (2, 1), true (2, 1), 0)
+%!error id=attention:label __cross_entropy__ (zeros (2, 3), [1; 1.5], true (2, 1), true (2, 1), 0)
+%!error id=attention:size __cross_entropy__ (zeros (2, 3), [1 1], true (2, 1), true (2, 1), 0)
+%!error id=attention:type __cross_entropy__ (zeros (2, 3), [1; 1], true (2, 1), true (2, 1), 1)
+%!error id=attention:type __cross_entropy__ (int8 (zeros (2, 3)), [1; 1], true (2, 1), true (2, 1), 0)

@@ -11,8 +11,9 @@
 ## paths; then the grading channel's codec (__grade_value__): the tests of
 ## inst/private/grade_value.m and its fuzz harness; and check_model's one
 ## pass over a model (__model_fits__): the tests of
-## inst/private/check_model.m; and the row softmax (__softmax_rows__): the
-## tests of inst/private/softmax_rows.m.  Prints "N passed, N failed" (a check is a
+## inst/private/check_model.m; the row softmax (__softmax_rows__): the
+## tests of inst/private/softmax_rows.m; and the loss (__cross_entropy__):
+## the tests of inst/private/model_loss.m.  Prints "N passed, N failed" (a check is a
 ## call that returned finite results, a test that passed, or a fuzz case
 ## with no failure) and exits non-zero on a failure; valgrind itself
 ## judges memory.
@@ -235,7 +236,7 @@ nfail += r.nfail;
 ## it is private), then mutated encodings, 10 for each gateway case
 here = pwd ();
 cd (fullfile (root, "inst", "private"));
-for f = {"grade_value.m", "check_model.m", "softmax_rows.m"}
+for f = {"grade_value.m", "check_model.m", "softmax_rows.m", "model_loss.m"}
   [n, nmax] = test (f{1}, "quiet", stdout);
   printf ("%d of %d tests in inst/private/%s\n", n, nmax, f{1});
   npass += n;
