@@ -4,7 +4,8 @@
  * The learned arrays are the numeric leaves of the gradient struct G, depth
  * first in field order (struct arrays element by element): the order of
  * mom and vel.  Each leaf is read, updated and written in one pass; the
- * rest of m (config, vocabularies, arrays without a gradient) is copied. */
+ * rest of m (config, vocabularies, arrays without a gradient) is kept as
+ * it is, shared with m. */
 #include "gateway.h"
 
 #include <math.h>
@@ -51,61 +52,31 @@ static int real_of(const mxArray *a, gw_real cls)
 }
 
 
-/* A deep copy of an array without a gradient (config, vocabularies, a
- * block's heads): structs, cells, double, single, logical and char
- * arrays are copied here, anything else by Octave. */
-static mxArray *copy_plain(const mxArray *a)
+/* An array without a gradient (config, vocabularies, a block's heads), as
+ * it is: arrays of Octave's own classes and structs come back from
+ * Octave's builtin of their class (double, char, struct, ...) sharing
+ * their data (copy-on-write), where a copy made here would be copied once
+ * more when the function returns (the vocabularies' words: 0.8 of 2.4 ms
+ * a train-demo step); a cell's contents are kept one by one, anything
+ * else copied. */
+static mxArray *keep_plain(const mxArray *a)
 {
-    /* The contents are reached before the dimensions are asked for:
-     * Octave 7 loses an input's cached dimensions when reaching the
-     * contents converts the input (tests/valgrind/octave.supp). */
-    const size_t n = mxGetNumberOfElements(a);
-    mxArray *c;
-    if (mxIsStruct(a)) {
-        const int nf = mxGetNumberOfFields(a);
-        const char **names = mxCalloc((size_t) nf + 1, sizeof *names);
-        for (int i = 0; i < nf; i++)
-            names[i] = mxGetFieldNameByNumber(a, i);
-        c = mxCreateStructArray(mxGetNumberOfDimensions(a),
-                                mxGetDimensions(a), nf, names);
-        mxFree(names);
-        for (size_t k = 0; k < n; k++)
-            for (int i = 0; i < nf; i++) {
-                const mxArray *x = mxGetFieldByNumber(a, k, i);
-                if (x != NULL)
-                    mxSetFieldByNumber(c, k, i, copy_plain(x));
-            }
-    } else if (mxIsCell(a)) {
+    if (mxIsCell(a)) {
+        const size_t n = mxGetNumberOfElements(a);
         if (n > 0)
-            (void) mxGetCell(a, 0);   /* the contents first */
-        c = mxCreateCellArray(mxGetNumberOfDimensions(a), mxGetDimensions(a));
+            (void) mxGetCell(a, 0);   /* the contents first (see step_leaf) */
+        mxArray *c = mxCreateCellArray(mxGetNumberOfDimensions(a),
+                                       mxGetDimensions(a));
         for (size_t k = 0; k < n; k++) {
             const mxArray *x = mxGetCell(a, k);
             if (x != NULL)
-                mxSetCell(c, k, copy_plain(x));
+                mxSetCell(c, k, keep_plain(x));
         }
-    } else if (real_of(a, GW_DOUBLE) || real_of(a, GW_SINGLE)) {
-        const void *x = gw_data(a);
-        c = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
-                                       (mwSize *) mxGetDimensions(a),
-                                       mxGetClassID(a), mxREAL);
-        if (n > 0)
-            memcpy(gw_data(c), x, n * mxGetElementSize(a));
-    } else if (mxIsLogical(a)) {
-        const mxLogical *x = mxGetLogicals(a);
-        c = mxCreateLogicalArray(mxGetNumberOfDimensions(a),
-                                 mxGetDimensions(a));
-        if (n > 0)
-            memcpy(mxGetLogicals(c), x, n * sizeof(mxLogical));
-    } else if (mxIsChar(a)) {
-        const mxChar *x = mxGetChars(a);
-        c = mxCreateCharArray(mxGetNumberOfDimensions(a), mxGetDimensions(a));
-        if (n > 0)
-            memcpy(mxGetChars(c), x, n * sizeof(mxChar));
-    } else {
-        c = mxDuplicateArray(a);
+        return c;
     }
-    return c;
+    if (mxIsNumeric(a) || mxIsChar(a) || mxIsLogical(a) || mxIsStruct(a))
+        return gw_share(a);
+    return mxDuplicateArray(a);
 }
 
 /* The new value of a leaf w of m with gradient g at path. */
@@ -118,7 +89,9 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
                           "G.%s must be a real %s array (a gradient; the "
                           "gradients of one step are all double or all "
                           "single)", path, gw_class_name(cls));
-    /* the data first, then the sizes (see copy_plain) */
+    /* the data first, then the sizes: Octave 7 loses an input's cached
+     * dimensions when reaching the contents converts the input
+     * (tests/valgrind/octave.supp) */
     const void *gd = gw_data(g);
     const void *wd = w != NULL && real_of(w, cls) ? gw_data(w) : NULL;
     if (wd == NULL || !same_size(w, g))
@@ -164,7 +137,7 @@ static mxArray *step_leaf(const mxArray *w, const mxArray *g,
 }
 
 /* m's struct (array) ms after the step with the gradient struct gs: the
- * same fields and size; fields G has are stepped, the others copied. */
+ * same fields and size; fields G has are stepped, the others kept. */
 static mxArray *step_struct(const mxArray *ms, const mxArray *gs,
                             char *path, step_state *st);
 
@@ -215,7 +188,7 @@ static mxArray *step_struct(const mxArray *ms, const mxArray *gs,
             if (mxGetFieldNumber(gs, names[i]) < 0) {
                 const mxArray *x = mxGetFieldByNumber(ms, k, i);
                 if (x != NULL)
-                    mxSetFieldByNumber(out, k, i, copy_plain(x));
+                    mxSetFieldByNumber(out, k, i, keep_plain(x));
             }
     }
     mxFree(names);

@@ -67,6 +67,22 @@
 %! assert (sve, ve);
 %! assert ([s.layer(1).W(:); s.layer(2).W(:); s.A(:); s.b(:)], x);
 
+%!test
+%! ## the arrays without a gradient come back as they were, of every kind a
+%! ## model holds (and a few more): struct arrays, cells of structs,
+%! ## strings, logicals, integers, single, complex, sparse, empty
+%! extra = struct ("v", {1, "two"}, "c", {{struct("w", {"a", "b"})}, {}},
+%!                 "t", {true(2, 1), int8([3 4])});
+%! k = struct ("s", single ([1 2]), "z", 1 + 2i, "p", sparse ([0 1; 2 0]), "e", {{}});
+%! mk = setfield (setfield (m, "extra", extra), "kinds", k);
+%! mk.layer(2).note = "last";
+%! s = attn_step (mk, G, 0.25);
+%! assert (isequal (s.extra, extra) && isequal (s.kinds, k));
+%! assert (isequal (s.layer(2).note, "last") && isempty (s.layer(1).note));
+%! assert (isequal (s.config, m.config) && isequal ({s.layer.heads}, {2, 2}));
+%! [s, mo] = attn_step (mk, G, 0.25, [], [], 0.9, 0.99, 1e-8, 1);
+%! assert (isequal (s.extra, extra) && isequal (s.kinds, k) && numel (mo) == 18);
+
 %!error id=attention:type attn_step (m, setfield (G, "extra", 1), 0.1)
 %!error <G.A must be the gradient of an array M.A of its size> attn_step (m, setfield (G, "A", 1), 0.1)
 %!error <G.layer\(2\).W must be the gradient> attn_step (m, setfield (G, "layer", struct ("W", {randn(2), 1})), 0.1)

@@ -314,9 +314,11 @@ mxArray *gw_new_real(gw_real cls, int ndims, const attn_int *dims)
 
 /* Octave's copies of arrays are shared until written (copy-on-write), but
  * mxDuplicateArray copies the data here, and Octave copies it once more
- * when the function returns it.  An array that Octave's builtin double (or
- * single, logical) returns for itself is Octave's own array, sharing the
- * data of a; a trace that holds the inputs so costs no copy. */
+ * when the function returns it.  An array that Octave's builtin of its
+ * class (double, single, logical, char, struct, ...) returns for itself is
+ * Octave's own array, sharing the data of a; a trace that holds the inputs,
+ * or a model stepped with the parts it has no gradient for, so costs no
+ * copy. */
 mxArray *gw_share(const mxArray *a)
 {
     mxArray *in[1] = { (mxArray *) a }, *out = NULL;

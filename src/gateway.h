@@ -125,8 +125,9 @@ typedef struct {
 void gw_block_status(int status, const gw_input *inputs, int count,
                      const mxArray *B, const mxArray *cache, gw_real cls);
 
-/* The array a (double, single or logical) as a new array sharing its data
- * (copy-on-write), for a result that holds an input as it is. */
+/* The array a (numeric, char, logical or struct: a class with a builtin
+ * of its name) as a new array sharing its data (copy-on-write), for a
+ * result that holds an input as it is. */
 mxArray *gw_share(const mxArray *a);
 
 /* A field of a struct, or an attention:field error. */
