@@ -237,6 +237,27 @@
 %!   endfor
 %! endfor
 
+## The core's test of its results reads eight entries at a time, then the
+## rest one by one: a bad entry in a run of eight and in the rest, of any
+## sign, in long and short rows, double and single.
+%!test
+%! rand ("state", 9);
+%! for n = [7 8 9 21]
+%!   for at = unique ([1, min(8, n), n])
+%!     for bad = [NaN, Inf, -Inf]
+%!       Xl = rand (n, 3, 2);  Xl(at,2,2) = bad;
+%!       check_error (@() attn_self (Xl, B), "attention:nonfinite", "X must be finite");
+%!       Bs = structfun (@single, rmfield (B, "heads"), "UniformOutput", false);
+%!       check_error (@() attn_self (single (Xl), setfield (Bs, "heads", 2)),
+%!                    "attention:nonfinite", "X must be finite");
+%!       [~, Tl] = attn_self (rand (n, 3, 2), B);
+%!       Tl.V(at,1,2) = bad;
+%!       check_error (@() attn_backward (rand (n, 3, 2), Tl, B), "attention:nonfinite",
+%!                    "T.V must be finite");
+%!     endfor
+%!   endfor
+%! endfor
+
 ## the trace must come from the block given: its heads and weights
 %!error <T.heads = 2 but B.heads = 1> attn_backward (dY, T, setfield (B, "heads", 1))
 %!error id=attention:trace attn_backward (dY, T, setfield (B, "W_Q", B.W_Q + 1))
