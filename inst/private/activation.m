@@ -3,7 +3,9 @@
 ## @deftypefnx {} {@var{names} =} activation ()
 ## The FFN's activation function, applied to every entry of @var{pre}
 ## (@code{X*W_1 + b_1}), and with a second output its derivative at
-## @var{pre} (the factor the backward pass multiplies by).  The one place
+## @var{pre} (the factor the backward pass multiplies by; asked for the
+## slope alone, @code{[~, slope] = activation (@dots{})}, it does not make
+## @var{hidden} where the slope does not need it).  The one place
 ## that knows the activations: the config's @code{activation} field may
 ## name any of them, and adding one here is all a new activation takes.
 ##
@@ -31,26 +33,34 @@ function [hidden, slope] = activation (name, pre)
   endif
   switch (name)
     case "relu"
-      hidden = max (pre, 0);
+      if (isargout (1))
+        hidden = max (pre, 0);
+      endif
       if (nargout > 1)
         slope = pre > 0;
       endif
     case "gelu"
       Phi = erfc (-pre / sqrt (2)) / 2;
-      hidden = pre .* Phi;
+      if (isargout (1))
+        hidden = pre .* Phi;
+      endif
       if (nargout > 1)
         slope = Phi + pre .* exp (-pre .^ 2 / 2) / sqrt (2 * pi);
       endif
     case "gelu_tanh"
       k = sqrt (2 / pi);
       t = tanh (k * (pre + 0.044715 * pre .^ 3));
-      hidden = pre .* (1 + t) / 2;
+      if (isargout (1))
+        hidden = pre .* (1 + t) / 2;
+      endif
       if (nargout > 1)
         slope = (1 + t) / 2 + pre .* (1 - t .^ 2) .* (k * (1 + 3 * 0.044715 * pre .^ 2)) / 2;
       endif
     case "silu"
       sigma = 1 ./ (1 + exp (-pre));
-      hidden = pre .* sigma;
+      if (isargout (1))
+        hidden = pre .* sigma;
+      endif
       if (nargout > 1)
         slope = sigma .* (1 + pre .* (1 - sigma));
       endif

@@ -92,9 +92,13 @@ function [dX, G, none, D] = ffn_backward (dY, T, P, c)
   if (trace)
     D = struct ("out", dY, "delta", dY, "hidden", unstack_rows (dhidden, n));
   endif
-  [act, slope] = activation (c.activation, stack_rows (T.pre));
-  X = stack_rows (T.X);
   gated = isfield (P, "W_3");
+  if (gated)
+    [act, slope] = activation (c.activation, stack_rows (T.pre));
+  else
+    [~, slope] = activation (c.activation, stack_rows (T.pre));
+  endif
+  X = stack_rows (T.X);
   if (gated)
     dup = dhidden .* act;
     [dX3, G.W_3, db] = attn_rows_backward (dup, X, P.W_3);
