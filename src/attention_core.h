@@ -68,6 +68,10 @@ size_t attn_rows_forward_work(attn_int n, attn_int a, attn_int c,
 size_t attn_rows_backward_work(attn_int n, attn_int a, attn_int c,
                                attn_int pages);
 
+/* Workspace, in entries of the arrays' type, for attn_layernorm_backward
+ * on rows of n x d x pages. */
+size_t attn_layernorm_backward_work(attn_int n);
+
 /* ---- optimiser steps (attn_step) ---------------------------------------- */
 
 /* Adam's hyperparameters at step t (t >= 1): bias1 = 1 - beta1^t,

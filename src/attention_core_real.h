@@ -140,7 +140,7 @@ void ATTN_NAME(attn_layernorm_forward)(attn_int n, attn_int d, attn_int pages,
 
 /* Gradients of attn_layernorm_forward given dY (n x d x pages):
  * dX (n x d x pages), dgain and dbias (1 x d, sums over every row).
- * work  2*n entries. */
+ * work  attn_layernorm_backward_work(n) entries. */
 void ATTN_NAME(attn_layernorm_backward)(attn_int n, attn_int d, attn_int pages,
     const ATTN_REAL *dY, const ATTN_REAL *xhat, const ATTN_REAL *sigma,
     const ATTN_REAL *gain, ATTN_REAL *dX, ATTN_REAL *dgain, ATTN_REAL *dbias,

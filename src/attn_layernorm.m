@@ -39,6 +39,19 @@
 %! assert (isequal (Y, xhat .* g + b));
 %! assert (attn_layernorm ([1 1 1], [1 1 1], [0 0 0], 1e-5), [0 0 0]);
 
+%!test
+%! ## the formula bit for bit in every layout the kernel runs apart: a page
+%! ## of rows, one row a page (decoding steps: pages in groups of eight,
+%! ## the last group short), one matrix
+%! randn ("state", 6);
+%! for sz = {[5 7 3], [1 7 11], [1 7 8], [9 7]}
+%!   X = 3 * randn (sz{1});  g = randn (1, 7);  b = randn (1, 7);
+%!   [Y, mu, sigma, xhat] = attn_layernorm (X, g, b, 1e-5);
+%!   m = sum (X, 2) / 7;  s = sqrt (sumsq (X - m, 2) / 7 + 1e-5);
+%!   assert (isequal (mu, m) && isequal (sigma, s) && isequal (xhat, (X - m) ./ s));
+%!   assert (isequal (Y, xhat .* g + b));
+%! endfor
+
 %!error id=attention:size attn_layernorm (ones (2, 3), ones (1, 2), ones (1, 3), 1e-5)
 %!error id=attention:type attn_layernorm (ones (2, 3), ones (1, 3), ones (1, 3), "x")
 %!error id=attention:nargin attn_layernorm (ones (2, 3), ones (1, 3), ones (1, 3), 1e-5, "layernorm")

@@ -22,7 +22,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mxArray *dX = gw_new_real(cls, dy.ndims < 2 ? 2 : dy.ndims, dy.dim);
     mxArray *dgain = gw_new_real(cls, 2, w_dims);
     mxArray *dbias = gw_new_real(cls, 2, w_dims);
-    void *work = gw_workspace(2 * (size_t) n, cls);
+    void *work = gw_workspace(attn_layernorm_backward_work(n), cls);
     if (cls == GW_SINGLE)
         attn_layernorm_backward_f(n, d, P, dY, xhat, sigma, gain,
                                   gw_data(dX), gw_data(dgain),

@@ -30,5 +30,21 @@
 %! assert (dg, ref_findiff (@(w) f (X, w, b), g), 1e-8);
 %! assert (db, ref_findiff (@(c) f (X, g, c), b), 1e-8);
 
+%!test
+%! ## the formula bit for bit in every layout the kernel runs apart (a page
+%! ## of rows, one row a page in groups of eight, one matrix); the sums
+%! ## over rows page after page
+%! randn ("state", 7);
+%! for sz = {[5 7 3], [1 7 11], [1 7 8], [9 7]}
+%!   X = randn (sz{1});  g = randn (1, 7);  dY = randn (sz{1});
+%!   [~, ~, sigma, xhat] = attn_layernorm (X, g, zeros (1, 7), 1e-5);
+%!   [dX, dg, db] = attn_layernorm_backward (dY, xhat, sigma, g);
+%!   G = dY .* g;
+%!   want = (G - sum (G, 2) / 7 - xhat .* (sum (G .* xhat, 2) / 7)) ./ sigma;
+%!   assert (isequal (dX, want));
+%!   rows_of = @(A) reshape (permute (A, [1 3 2]), [], 7);
+%!   assert (isequal (dg, sum (rows_of (dY .* xhat), 1)) && isequal (db, sum (rows_of (dY), 1)));
+%! endfor
+
 %!error id=attention:size attn_layernorm_backward (ones (2, 3), ones (2, 2), ones (2, 1), ones (1, 3))
 %!error id=attention:size attn_layernorm_backward (ones (2, 3), ones (2, 3), ones (2, 2), ones (1, 3))
