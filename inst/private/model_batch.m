@@ -155,7 +155,10 @@ endfunction
 ## a word belongs to the sentence its first byte is in.  Any error sends
 ## the caller to to_ids.
 function ids = encode_all (v, sentences, text, numeric)
-  rows = cellfun (@(s) double (s(:)'), sentences(numeric), "UniformOutput", false);
+  rows = sentences(numeric);                     # ids: each a row of doubles
+  if (! (all (cellfun ("size", rows, 1) <= 1) && all (cellfun ("isclass", rows, "double"))))
+    rows = cellfun (@(s) double (s(:)'), rows, "UniformOutput", false);
+  endif
   T = sentences(text);
   bytes = cellfun ("numel", T);
   T(2,:) = {" "};
