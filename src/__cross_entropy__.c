@@ -1,5 +1,5 @@
 /* __cross_entropy__: internal MEX gateway; its entry point and help are
- * inst/private/model_loss.m (cross_entropy).
+ * inst/private/model_loss.m (the comment before model_loss).
  *   [loss, row_loss, dlogits] = __cross_entropy__ (logits, labels, allow,
  *                                                  w, smoothing)
  *   logits n x V x Bt (real double or single), labels n x Bt ids 1..V,

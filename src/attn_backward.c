@@ -6,18 +6,19 @@
 #include <math.h>
 #include <string.h>
 
-/* A field of the trace, checked against the shape the forward pass gave
- * (NaN and Inf: gw_block_status, after the core). */
+/* A field of the trace, checked against the shape the forward pass gave;
+ * kept in *in (named "T.field") for gw_block_status, which scans it for
+ * NaN and Inf after the core, only if the core failed. */
 static const void *trace_field(const mxArray *T, const char *field,
-                               const char *name, int ndims,
-                               const attn_int *dims, gw_real cls)
+                               gw_input *in, int ndims, const attn_int *dims,
+                               gw_real cls)
 {
     gw_dims got, want = { ndims, { 1, 1, 1, 1, 1, 1, 1, 1 } };
     for (int k = 0; k < ndims; k++)
         want.dim[k] = dims[k];
-    const void *p = gw_rows_arg(gw_field(T, "trace T", field), name, ndims,
-                                &got, cls);
-    gw_expect(name, &got, &want, "the shape the forward pass gave");
+    in->array = gw_field(T, "trace T", field);
+    const void *p = gw_rows_arg(in->array, in->name, ndims, &got, cls);
+    gw_expect(in->name, &got, &want, "the shape the forward pass gave");
     return p;
 }
 
@@ -100,17 +101,23 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                           "T.kind must be \"self\", \"masked\" or \"cross\"");
     const int cross = strcmp(kind, "cross") == 0;
 
+    /* the inputs, in the order gw_block_status names a non-finite one */
+    const char *q_name = cross ? "T.D" : "T.X";
+    gw_input inputs[8] = { { prhs[0], "dY" },  { NULL, q_name },
+                           { NULL, "T.E" },    { NULL, "T.Q" },
+                           { NULL, "T.K" },    { NULL, "T.V" },
+                           { NULL, "T.A" },    { NULL, "T.message" } };
     gw_dims dy, dq, dkv;
     const gw_real cls = gw_class_of(prhs[0], "dY");
     const void *dY = gw_rows_arg(prhs[0], "dY", 3, &dy, cls);
-    const char *q_name = cross ? "T.D" : "T.X";
-    const void *Xq = gw_rows_arg(gw_field(T, "trace T", cross ? "D" : "X"),
-                                 q_name, 3, &dq, cls);
+    inputs[1].array = gw_field(T, "trace T", cross ? "D" : "X");
+    const void *Xq = gw_rows_arg(inputs[1].array, q_name, 3, &dq, cls);
     gw_expect(q_name, &dq, &dy, "the shape of dY");
     const void *Xkv = Xq;
     dkv = dq;
     if (cross) {
-        Xkv = gw_rows_arg(gw_field(T, "trace T", "E"), "T.E", 3, &dkv, cls);
+        inputs[2].array = gw_field(T, "trace T", "E");
+        Xkv = gw_rows_arg(inputs[2].array, "T.E", 3, &dkv, cls);
         gw_dims want = dkv;
         want.dim[2] = dq.dim[2];
         gw_expect("T.E", &dkv, &want, "m x d_src x Bt, Bt the batch of dY");
@@ -138,11 +145,11 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const attn_int v_dims[3] = { m, hv_kv, Bt }, w_dims[4] = { n, m, h, Bt };
     const attn_int msg_dims[3] = { n, hv, Bt };
     /* the trace's arrays read (the core's trace holds them writable) */
-    void *Q = (void *) trace_field(T, "Q", "T.Q", 3, q_dims, cls);
-    void *K = (void *) trace_field(T, "K", "T.K", 3, k_dims, cls);
-    void *V = (void *) trace_field(T, "V", "T.V", 3, v_dims, cls);
-    void *A = (void *) trace_field(T, "A", "T.A", 4, w_dims, cls);
-    void *message = (void *) trace_field(T, "message", "T.message", 3,
+    void *Q = (void *) trace_field(T, "Q", &inputs[3], 3, q_dims, cls);
+    void *K = (void *) trace_field(T, "K", &inputs[4], 3, k_dims, cls);
+    void *V = (void *) trace_field(T, "V", &inputs[5], 3, v_dims, cls);
+    void *A = (void *) trace_field(T, "A", &inputs[6], 4, w_dims, cls);
+    void *message = (void *) trace_field(T, "message", &inputs[7], 3,
                                          msg_dims, cls);
     if (n > 0 && Bt > 0)
         same_product(Xq, n, s.d, wp[GW_W_Q], wp[GW_B_Q], hk, Q, cls, "T.Q",
@@ -157,9 +164,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const mxArray *delta = mxGetField(T, 0, "delta");
     if (delta != NULL && n > 0 && Bt > 0) {
         const attn_int d_dims[3] = { n, s.d, Bt };
+        gw_input delta_in = { NULL, "T.delta" };  /* read by this check alone */
         same_product(message, n, hv, wp[GW_W_O], wp[GW_B_O], s.d,
-                     trace_field(T, "delta", "T.delta", 3, d_dims, cls),
-                     cls,
+                     trace_field(T, "delta", &delta_in, 3, d_dims, cls), cls,
                      "T.delta", "T.message", "B.W_O");
     }
 
@@ -200,15 +207,6 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         status = attn_block_backward(&s, &w.d, Xq, Xkv, &t, dY, &g, work);
     }
     mxFree(work);
-    const gw_input inputs[8] = {
-        { prhs[0], "dY" },
-        { gw_field(T, "trace T", cross ? "D" : "X"), q_name },
-        { cross ? gw_field(T, "trace T", "E") : NULL, "T.E" },
-        { gw_field(T, "trace T", "Q"), "T.Q" },
-        { gw_field(T, "trace T", "K"), "T.K" },
-        { gw_field(T, "trace T", "V"), "T.V" },
-        { gw_field(T, "trace T", "A"), "T.A" },
-        { gw_field(T, "trace T", "message"), "T.message" } };
     gw_block_status(status, inputs, 8, prhs[2], NULL, cls);
 
     /* W_Q, W_K, W_V, W_O, the biases B has, then dX (or dD, dE) */

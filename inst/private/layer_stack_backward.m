@@ -92,14 +92,11 @@ function [dX, G, none, D] = ffn_backward (dY, T, P, c)
   if (trace)
     D = struct ("out", dY, "delta", dY, "hidden", unstack_rows (dhidden, n));
   endif
+  X = stack_rows (T.X);
+  pre = stack_rows (T.pre);
   gated = isfield (P, "W_3");
   if (gated)
-    [act, slope] = activation (c.activation, stack_rows (T.pre));
-  else
-    [~, slope] = activation (c.activation, stack_rows (T.pre));
-  endif
-  X = stack_rows (T.X);
-  if (gated)
+    [act, slope] = activation (c.activation, pre);
     dup = dhidden .* act;
     [dX3, G.W_3, db] = attn_rows_backward (dup, X, P.W_3);
     G = set_bias (G, "b_3", db);
@@ -107,6 +104,8 @@ function [dX, G, none, D] = ffn_backward (dY, T, P, c)
     if (trace)
       D.up = unstack_rows (dup, n);
     endif
+  else
+    [~, slope] = activation (c.activation, pre);   # no hidden: relu's max unmade
   endif
   dhidden .*= slope;                       # in place: dhidden becomes dpre
   dpre = dhidden;

@@ -8,6 +8,24 @@
 ## R: the trace's backward side (model_backward), with mode "full".
 ## attn_loss checks its arguments and calls this; attn_train calls it on
 ## slices of a corpus it checked once, so that a step runs no checks.
+## The loss is the internal MEX function __cross_entropy__ (the core's
+## attn_cross_entropy): [loss, row_loss, dlogits] = __cross_entropy__
+## (logits, labels, allow, w, smoothing), the weighted mean softmax
+## cross-entropy over the allowed rows.  logits n×V×Bt, labels n×Bt ids,
+## allow n×Bt logical (false = padding, ignored), w n×Bt row weights (0
+## where not allowed; allow itself for the plain mean), smoothing ε in
+## [0, 1): the target puts 1-ε on the label and ε/V on every token.
+## row_loss n×Bt (unweighted, 0 where not allowed); dlogits =
+## dloss/dlogits (n×V×Bt).  One exp a logit; the label of each row is read
+## by its index, never as a one-hot row:
+##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
+##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
+##   loss = sum (w .* row loss) / sum (w)
+##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* w / sum (w)
+## A pass for the loss and one for dlogits, written into the array of the
+## exps, in the order of operations of the formula in the test below, whose
+## results it gives bit for bit in double; Octave's formula made five
+## arrays of the logits' size.
 function [loss, G, tr, row_loss, R] = model_loss (m, batch, weights, smoothing, mode)
   w = batch.tgt_allow;
   if (! isempty (weights))
@@ -15,40 +33,16 @@ function [loss, G, tr, row_loss, R] = model_loss (m, batch, weights, smoothing, 
   endif
   tr = model_forward (m, batch, mode);
   if (nargout > 1)
-    [loss, row_loss, dlogits] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w,
-                                               smoothing);
+    [loss, row_loss, dlogits] = __cross_entropy__ (tr.logits, batch.labels, batch.tgt_allow,
+                                                   w, smoothing);
     if (nargout > 4)
       [G, R] = model_backward (m, tr, dlogits);
     else
       G = model_backward (m, tr, dlogits);
     endif
   else
-    [loss, row_loss] = cross_entropy (tr.logits, batch.labels, batch.tgt_allow, w, smoothing);
-  endif
-endfunction
-
-## [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
-## Weighted mean softmax cross-entropy over the allowed rows.
-## logits n×V×Bt, labels n×Bt ids, allow n×Bt logical (false = padding,
-## ignored), w n×Bt row weights (0 where not allowed; allow itself for the
-## plain mean), smoothing ε in [0, 1): the target puts 1-ε on the label and
-## ε/V on every token.  row_loss n×Bt (unweighted, 0 where not allowed);
-## dlogits = dloss/dlogits (n×V×Bt).  One exp a logit; the label of each
-## row is read by its index, never as a one-hot row:
-##   log p = z - log (sum (exp (z))),  z = logits - max (logits)
-##   row loss = -(1-ε) log p(label) - ε/V sum (log p)
-##   loss = sum (w .* row loss) / sum (w)
-##   dlogits = (p - (1-ε) one-hot(label) - ε/V) .* w / sum (w)
-## The internal MEX function __cross_entropy__ runs it (the core's
-## attn_cross_entropy: a pass for the loss, one for dlogits, written into
-## the array of the exps), in the order of operations of the formula in
-## the test below, whose results it gives bit for bit in double; Octave's
-## formula made five arrays of the logits' size.
-function [loss, row_loss, dlogits] = cross_entropy (logits, labels, allow, w, smoothing)
-  if (nargout > 2)
-    [loss, row_loss, dlogits] = __cross_entropy__ (logits, labels, allow, w, smoothing);
-  else
-    [loss, row_loss] = __cross_entropy__ (logits, labels, allow, w, smoothing);
+    [loss, row_loss] = __cross_entropy__ (tr.logits, batch.labels, batch.tgt_allow, w,
+                                          smoothing);
   endif
 endfunction
 
