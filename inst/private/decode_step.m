@@ -21,11 +21,12 @@ function [st, P] = decode_step (m, st, gen)
     endif
     [st, x, L] = stack (m, st, st.ids(s-k+1:s,:));   # k×R rows in one pass
     st.rows_run += tally (st.sent, k, st.n0);
-    if (! st.want)                            # the last row's alone
-      x = x(end,:,:);
+    if (st.want)                              # every row's: the history's k×V×R
+      Pk = softmax_rows (vocab_logits (m, x));
+      P = reshape (Pk(end,:,:), [], R).';
+    else                                      # the last row's alone, as R×d rows:
+      P = softmax_rows (vocab_logits (m, reshape (x(end,:,:), [], R).'));   # R×V
     endif
-    Pk = softmax_rows (vocab_logits (m, x));  # (k or 1)×V×R
-    P = reshape (Pk(end,:,:), [], R).';
     A = [];
     if (st.want_A)                            # k×M×h×R per layer -> k×M×h×L×R
       A = permute (cat (5, arrayfun (@(T) T.cross.A, L, "UniformOutput", false){:}),
