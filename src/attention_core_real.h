@@ -89,8 +89,9 @@ typedef struct {
  * place, every other result unchanged: the lean trace).  The projections
  * and the output product each run once over all n*batch (m*batch) rows,
  * stacked in the workspace; attention itself runs head by head and item
- * by item.  Returns ATTN_OK, or ATTN_ERR_OVERFLOW when Q, K, V, a score,
- * the message or the output is not finite. */
+ * by item.  Returns ATTN_OK, or ATTN_ERR_OVERFLOW when Q, a row of K or
+ * V computed here (not the cache's), a score the mask allows, the message
+ * or the output is not finite. */
 int ATTN_NAME(attn_block_forward)(const attn_shape *s,
     const ATTN_NAME(attn_weights) *w, const ATTN_REAL *Xq,
     const ATTN_REAL *Xkv, const unsigned char *key_allow,

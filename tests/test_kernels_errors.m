@@ -237,6 +237,27 @@
 %!   endfor
 %! endfor
 
+## A K/V cache holding NaN or Inf where a query reads it is named too: the
+## core tests only the key and value rows a step computes, and the score or
+## message the bad entry makes sends the gateway to the cache (masked and
+## cross-attention steps, a key row of the cache or one computed now).
+%!test
+%! [~, Tm] = attn_masked (X(1:3,:), B, [], "lean");
+%! [~, Tx] = attn_cross (D(1,:), E, Bc, [], "lean");
+%! for f = {"K", "V"}
+%!   for bad = [NaN, Inf, -Inf]
+%!     Tb = Tm;  Tb.(f{1})(2,1) = bad;
+%!     check_error (@() attn_masked (X(4,:), B, [], "lean", Tb), "attention:nonfinite",
+%!                  ["cache." f{1} " must be finite"]);
+%!     Tb = Tx;  Tb.(f{1})(3,2) = bad;
+%!     check_error (@() attn_cross (D(2,:), E(1:0,:), Bc, [], "lean", Tb),
+%!                  "attention:nonfinite", ["cache." f{1} " must be finite"]);
+%!   endfor
+%!   Xb = X;  Xb(4,1) = NaN;
+%!   check_error (@() attn_masked (Xb(4,:), B, [], "lean", Tm), "attention:nonfinite",
+%!                "X must be finite");
+%! endfor
+
 ## The core's test of its results reads eight entries at a time, then the
 ## rest one by one: a bad entry in a run of eight and in the rest, of any
 ## sign, in long and short rows, double and single.

@@ -943,6 +943,52 @@ static void test_block_cache(int cross)
     trace_free(&ts);
 }
 
+/* A step's finite test reads the key and value rows it computes, in any
+ * item (the last item's here fall past the test's groups of eight), and
+ * not the cache's.  The new key rows and one cache row are masked, so that
+ * only that test sees them; W_Q and W_V scale Q and V down so that nothing
+ * else overflows. */
+static void test_block_new_rows_finite(void)
+{
+    const attn_int n = 2, past = 3, m = past + n, d = 4, dk = 2, h = 2;
+    const attn_int B = 3, hk = h * dk;
+    attn_shape s = { n, m, d, d, dk, dk, h, B, 1, past, 0, 0.0 };
+    block_sizes z = sizes_of(&s);
+    double *W_Q = drand(z.W_Q), *W_K = dalloc(z.W_K), *W_V = drand(z.W_V);
+    for (size_t i = 0; i < z.W_Q; i++)
+        W_Q[i] *= 1e-10;
+    for (size_t i = 0; i < z.W_V; i++)
+        W_V[i] *= 1e-10;
+    for (size_t i = 0; i < z.W_K; i++)
+        W_K[i] = 1.0;               /* a row of 1e308 makes K 4e308 */
+    attn_weights w = { W_Q, W_K, W_V, drand(z.W_O), NULL, NULL, NULL,
+                       NULL };
+    unsigned char key_allow[5 * 3];
+    for (attn_int k = 0; k < m * B; k++)
+        key_allow[k] = k % m < 2;   /* cache rows 0, 1 */
+    attn_trace t = trace_alloc(&s);
+    double *X = dalloc(z.Xq), *work = dalloc(attn_block_forward_work(&s));
+    const char *what[3] = { "finite", "the last item's new K rows Inf",
+                            "a masked cache row of K Inf" };
+    const int want[3] = { ATTN_OK, ATTN_ERR_OVERFLOW, ATTN_OK };
+    for (int c = 0; c < 3; c++) {
+        for (size_t i = 0; i < z.Xq; i++)
+            X[i] = c == 1 && i >= (size_t) (n * d * (B - 1)) ? 1e308
+                                                             : urand();
+        for (attn_int k = 0; k < B * hk; k++)
+            for (attn_int r = 0; r < past; r++)
+                t.K[k * m + r] = t.V[k * m + r] = urand();
+        if (c == 2)
+            t.K[2] = INFINITY;      /* item 1, column 1, cache row 2 */
+        int st = attn_block_forward(&s, &w, X, X, key_allow, &t, work);
+        check(st == want[c], "new rows' finite test, %s: status %d, want %d",
+              what[c], st, want[c]);
+    }
+    free(X); free(work); free(W_Q); free(W_K); free(W_V);
+    free((void *) w.W_O);
+    trace_free(&t);
+}
+
 /* ---- optimiser steps ---------------------------------------------------- */
 
 /* SGD against w - lr*g written out; Adam against its first step, where the
@@ -1440,6 +1486,7 @@ int main(void)
     test_block_overflow();
     test_block_cache(0);
     test_block_cache(1);
+    test_block_new_rows_finite();
     test_block_options(0, 0);
     test_block_options(1, 0);
     test_block_options(0, 1);
