@@ -339,7 +339,7 @@ endfunction
 ## numbers, so that two configs share a key only when they are equal
 function key = config_key (m)
   v = struct2cell (m.config);
-  text = cellfun ("ischar", v) & cellfun ("rows", v) <= 1;
+  text = cellfun ("isclass", v, "char") & cellfun ("size", v, 1) <= 1;
   s = m.src_vocab;
   t = m.tgt_vocab;
   numbers = [v(! text); {numel(s.words); s.pad; s.unk; s.bos; s.eos; ...

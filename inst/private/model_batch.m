@@ -57,13 +57,13 @@ function [batch, L] = model_batch (m, sources, targets, fname)
     case {"tokens", "sentence"}                # a label a word, or one a sentence
       src = sentences_ids (vs, sources, "target", fname, "source");
       tgt = sentences_ids (vt, targets, "target", fname, "target");
-      labeled = labeled && ! all (cellfun (@isempty, tgt));
+      labeled = labeled && ! all (cellfun ("isempty", tgt));
       if (strcmp (framing, "tokens"))
-        len = cellfun (@numel, src);
+        len = cellfun ("numel", src);
         if (! labeled)
           tgt = arrayfun (@(n) ones (1, n), len, "UniformOutput", false);
         endif
-        bad = find (len != cellfun (@numel, tgt), 1);
+        bad = find (len != cellfun ("numel", tgt), 1);
         if (! isempty (bad))
           error ("attention:size",
                  "%s: pair %d has %d words but %d labels; the token classifier needs one label per word",
@@ -73,7 +73,7 @@ function [batch, L] = model_batch (m, sources, targets, fname)
         batch.labels = pad_columns (tgt, fill_id (vt));
         batch.tgt_allow = batch.src_allow & labeled;
       else
-        if (labeled && any (cellfun (@numel, tgt) != 1))
+        if (labeled && any (cellfun ("numel", tgt) != 1))
           error ("attention:size", "%s: the sentence classifier needs one label per sentence",
                  fname);
         endif
@@ -136,7 +136,7 @@ endfunction
 ## sentence by sentence, which raises the same errors in the same order.
 function ids = sentences_ids (v, sentences, kind, fname, side)
   check_vocab (v, fname);
-  text = cellfun ("ischar", sentences) & cellfun ("rows", sentences) <= 1;
+  text = cellfun ("isclass", sentences, "char") & cellfun ("size", sentences, 1) <= 1;
   numeric = cellfun ("isnumeric", sentences) & cellfun ("isreal", sentences);
   ids = false;
   if (numel (sentences) > 1 && all (text | numeric))   # one sentence: to_ids alone is quicker
@@ -207,7 +207,7 @@ endfunction
 ## empty sentences is one row of padding (allow false), so every array of
 ## the pass keeps its batch dimension.
 function [X, allow] = pad_columns (seqs, fill)
-  len = cellfun (@numel, seqs);
+  len = cellfun ("numel", seqs);
   n = max ([len, 1]);
   allow = (1:n)' <= len;
   X = fill + zeros (n, numel (seqs));
