@@ -94,6 +94,11 @@
 ## training where nothing inspects the scores: the scores are never stored
 ## (the softmax runs in place) and @code{out} is not copied.  @var{Y} and
 ## the gradients of @code{attn_backward} are the same in both modes.
+## @qcode{"step"} returns what a decoding step reads: @code{kind},
+## @code{heads}, @code{D}, @code{E}, @code{key_allow}, @code{K} and @code{V}
+## (the next step's cache) and @code{delta}, each equal to the same field
+## of the full trace; @code{Q}, the weights and the message live only
+## during the call, and @var{Y} is the same.
 ##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace
 ## (gradients @code{dD} and @code{dE}).
@@ -117,9 +122,9 @@
 ## @code{attention:nonfinite} (NaN or Inf in an input);
 ## @code{attention:overflow} (a score or a result beyond the range of its type:
 ## Inf or NaN from finite inputs); @code{attention:type} (@var{cache} not []
-## or a struct); @code{attention:option} (@var{mode} not
-## @qcode{"full"} or @qcode{"lean"}); @code{attention:toolarge} (sizes beyond
-## what BLAS addresses, or more memory than the machine has).
+## or a struct); @code{attention:option} (@var{mode} not @qcode{"full"},
+## @qcode{"lean"} or @qcode{"step"}); @code{attention:toolarge} (sizes
+## beyond what BLAS addresses, or more memory than the machine has).
 ##
 ## Seed 004: translating "the black cat", the decoder has written "le" and
 ## asks for a noun (and a bit of the adjective).  The source's keys are its

@@ -104,6 +104,11 @@
 ## training where nothing inspects the scores: the scores are never stored
 ## (the softmax runs in place) and @code{out} is not copied.  @var{Y} and the gradients of
 ## @code{attn_backward} are the same in both modes.
+## @qcode{"step"} returns what a decoding step reads: @code{kind},
+## @code{heads}, @code{X}, @code{key_allow}, @code{K} and @code{V}
+## (the next step's cache) and @code{delta}, each equal to the same field
+## of the full trace; @code{Q}, the weights and the message live only
+## during the call, and @var{Y} is the same.
 ##
 ## @code{attn_backward (dY, T, B)} differentiates the block from this trace.
 ##
@@ -126,8 +131,8 @@
 ## @var{X} or a weight); @code{attention:overflow} (a score or a result
 ## beyond the range of its type: Inf or NaN from finite inputs);
 ## @code{attention:type} (@var{cache} not [] or a struct);
-## @code{attention:option} (@var{mode} not @qcode{"full"} or
-## @qcode{"lean"}); @code{attention:toolarge} (sizes beyond what BLAS
+## @code{attention:option} (@var{mode} not @qcode{"full"}, @qcode{"lean"}
+## or @qcode{"step"}); @code{attention:toolarge} (sizes beyond what BLAS
 ## addresses, or more memory than the machine has).
 ##
 ## The first token can only read itself; the last reads all three:

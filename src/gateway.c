@@ -666,26 +666,34 @@ static const char *kind_name(block_kind kind)
                                                               : "cross";
 }
 
-/* The optional trace mode after key_allow: "full" (the default) or
- * "lean" (1: only the arrays attn_backward reads). */
-static int trace_mode(const mxArray *a)
+/* The trace a block call returns, chosen by the optional mode after
+ * key_allow. */
+typedef enum {
+    TRACE_FULL,   /* "full" (the default): every array, out shared with Y */
+    TRACE_LEAN,   /* "lean": what attn_backward reads, and delta */
+    TRACE_STEP    /* "step": K, V (the next step's cache) and delta */
+} trace_kind;
+
+static trace_kind trace_mode(const mxArray *a)
 {
+    static const char *names[3] = { "full", "lean", "step" };
     char word[16] = "";
-    if (!mxIsChar(a) || mxGetNumberOfElements(a) >= sizeof word
-        || mxGetString(a, word, sizeof word) != 0
-        || (strcmp(word, "full") && strcmp(word, "lean"))) {
-        char got[160];
-        if (mxIsChar(a) && mxGetNumberOfElements(a) < 64) {
-            char text[64];
-            mxGetString(a, text, sizeof text);
-            snprintf(got, sizeof got, "\"%s\"", text);
-        } else
-            describe(a, got, sizeof got);
-        mexErrMsgIdAndTxt("attention:option",
-                          "the trace mode after key_allow must be \"full\" "
-                          "or \"lean\"; got %s", got);
-    }
-    return strcmp(word, "lean") == 0;
+    if (mxIsChar(a) && mxGetNumberOfElements(a) < sizeof word
+        && mxGetString(a, word, sizeof word) == 0)
+        for (int k = 0; k < 3; k++)
+            if (strcmp(word, names[k]) == 0)
+                return (trace_kind) k;
+    char got[160];
+    if (mxIsChar(a) && mxGetNumberOfElements(a) < 64) {
+        char text[64];
+        mxGetString(a, text, sizeof text);
+        snprintf(got, sizeof got, "\"%s\"", text);
+    } else
+        describe(a, got, sizeof got);
+    mexErrMsgIdAndTxt("attention:option",
+                      "the trace mode after key_allow must be \"full\", "
+                      "\"lean\" or \"step\"; got %s", got);
+    return TRACE_FULL;
 }
 
 /* The optional K/V cache after the mode: [] or a struct with K (past x
@@ -757,9 +765,22 @@ enum { BLOCK_PARTS = 7, P_K = 1, P_V = 2, P_SCORES = 3, P_WEIGHTS = 4,
 static const char *part_names[BLOCK_PARTS] = {
     "Q", "K", "V", "scores", "A", "message", "delta" };
 
+/* Whether a trace of the given mode returns part i. */
+static int returns_part(trace_kind mode, int i)
+{
+    switch (mode) {
+    case TRACE_LEAN:
+        return i != P_SCORES;
+    case TRACE_STEP:
+        return i == P_K || i == P_V || i == P_DELTA;
+    default:
+        return 1;
+    }
+}
+
 /* The memory policy of a block call, in one place.  Checks the total
  * against the machine's memory, then: the parts the trace T returns
- * (want_trace; the lean trace has no scores) are result
+ * (want_trace; returns_part of its mode) are result
  * arrays (gw_new_double, so large ones are made by Octave and filled in
  * place), and so is Y; the parts T does not return live in the call's one
  * workspace, after the kernel's own part; the scores share the weights'
@@ -767,7 +788,8 @@ static const char *part_names[BLOCK_PARTS] = {
  * parts[i] (NULL for a part T does not return), *Y and every pointer of
  * t; returns the workspace (mxFree it after the kernel). */
 static void *block_memory(const attn_shape *s, gw_real cls, int cross,
-                          int want_trace, int lean, const mxArray *cache_kv,
+                          int want_trace, trace_kind mode,
+                          const mxArray *cache_kv,
                           mxArray *parts[BLOCK_PARTS], mxArray **Y,
                           block_trace *t)
 {
@@ -799,7 +821,7 @@ static void *block_memory(const attn_shape *s, gw_real cls, int cross,
             if (want_trace)
                 parts[i] = gw_share(a);
             placed[i] = 1;
-        } else if (want_trace && !(lean && i == P_SCORES)) {
+        } else if (want_trace && returns_part(mode, i)) {
             parts[i] = gw_new_real(cls, nd, part_dims[i]);
             buf[i] = gw_data(parts[i]);
             placed[i] = 1;
@@ -835,7 +857,8 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     const int cross = kind == BLOCK_CROSS;
     const int b_arg = cross ? 2 : 1;  /* position of B, then key_allow */
     gw_nargs(nlhs, nrhs, b_arg + 1, b_arg + 4, 2);
-    const int lean = nrhs > b_arg + 2 && trace_mode(prhs[b_arg + 2]);
+    const trace_kind mode = nrhs > b_arg + 2 ? trace_mode(prhs[b_arg + 2])
+                                             : TRACE_FULL;
     gw_dims dq, dkv, dmask;
     const char *q_name = cross ? "D" : "X";
     const gw_real cls = gw_class_of(prhs[0], q_name);
@@ -883,7 +906,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     /* no key rows besides the cache's (a cross-attention step after the
      * first): K and V are the cache's arrays, not copies */
     const int cache_is_kv = s.past > 0 && dkv.dim[0] == 0;
-    void *work = block_memory(&s, cls, cross, want_trace, lean,
+    void *work = block_memory(&s, cls, cross, want_trace, mode,
                               cache_is_kv ? cache : NULL, parts, &Y, &t);
     if (s.past > 0 && !cache_is_kv) {
         void *K = cls == GW_SINGLE ? (void *) t.f.K : (void *) t.d.K;
@@ -905,7 +928,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
         return;
 
     /* kind, heads, the inputs, key_allow, then the parts T holds and out
-     * (the lean trace has no scores and no out) */
+     * (only the full trace has out) */
     const char *fields[16];
     int nf = 0;
     fields[nf++] = "kind";
@@ -917,7 +940,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     for (int i = 0; i < BLOCK_PARTS; i++)
         if (parts[i] != NULL)
             fields[nf++] = part_names[i];
-    if (!lean)
+    if (mode == TRACE_FULL)
         fields[nf++] = "out";
     mxArray *T = mxCreateStructMatrix(1, 1, nf, fields);
     mxSetField(T, 0, "kind", mxCreateString(kind_name(kind)));
@@ -930,7 +953,7 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     for (int i = 0; i < BLOCK_PARTS; i++)
         if (parts[i] != NULL)
             mxSetField(T, 0, part_names[i], parts[i]);
-    if (!lean)
+    if (mode == TRACE_FULL)
         mxSetField(T, 0, "out", gw_share(Y));
     plhs[1] = T;
 }

@@ -136,7 +136,8 @@
 ## The lean training pass (attn_loss without info: the kernels' lean
 ## traces, no probs, no inspection fields) against the full one (with
 ## info): the same loss and the same gradients, bit for bit, on all seven
-## families, every norm placement, with and without label smoothing.
+## families, every norm placement, with and without label smoothing; and
+## the loss alone (the kernels' step traces) the same too.
 %!test
 %! cases = {{"encoder-token", "norm", "pre"}, ...
 %!          {"encoder-token", "norm", "post", "d_hidden", 5, "head_norm", true}, ...
@@ -168,4 +169,5 @@
 %!   [loss, G] = attn_loss (m, b);
 %!   [loss_full, G_full, ~] = attn_loss (m, b);
 %!   assert (isequal (loss, loss_full) && isequal (G, G_full), norm{1});
+%!   assert (isequal (attn_loss (m, b), loss), norm{1});
 %! endfor

@@ -96,7 +96,7 @@ function [loss, G, info] = attn_loss (m, varargin)
   elseif (nargout > 1)              # no info: the lean training pass
     [loss, G] = model_loss (m, batch, o.weights, smoothing, "lean");
   else
-    loss = model_loss (m, batch, o.weights, smoothing, "lean");
+    loss = model_loss (m, batch, o.weights, smoothing, "step");   # no gradient
   endif
 endfunction
 

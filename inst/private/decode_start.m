@@ -93,7 +93,7 @@ function st = decode_start (m, sources, prompts, o, fname, prompt_name)
   st.want_A = o.want && isfield (m.decoder, "cross");
   st.fname = fname;
   if (o.cache && isfield (m, "encoder"))      # the encoder, once for the batch
-    st.E = model_encode (m, batch.src, batch.src_allow, struct (), "lean").encoded;
+    st.E = model_encode (m, batch.src, batch.src_allow, struct (), "step").encoded;
     if (! isempty (family.pool))
       st.c = mean_pool (st.E, batch.src_allow);
       st.E = [];

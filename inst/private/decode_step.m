@@ -71,7 +71,11 @@ endfunction
 ## config has one), L the layers' lean traces
 function [st, x, L] = stack (m, st, ids)
   x = decoder_input (m, ids, st.t, st);
-  [x, L] = layer_stack (x, m.decoder, [], true, m.config, st.E, st.src_allow, "lean", st.cache);
+  mode = "step";                              # K and V: the next step's cache
+  if (st.want_A)                              # and the history's cross-attention A
+    mode = "lean";
+  endif
+  [x, L] = layer_stack (x, m.decoder, [], true, m.config, st.E, st.src_allow, mode, st.cache);
   if (m.config.final_norm)
     x = layer_norm (x, m.decoder_norm, m.config);
   endif

@@ -9,7 +9,9 @@
 ## after_cross, ffn, norm_ffn, after_ffn, out (only the sublayers p has;
 ## norm fields unless norm is "none").  mode "lean" (default "full", the
 ## kernels' trace modes): L(l) holds only what layer_stack_backward reads
-## (the sublayers' lean traces and the LayerNorm traces).
+## (the sublayers' lean traces and the LayerNorm traces); "step" (a
+## decoding pass): the blocks' step traces (K, V: the next step's cache)
+## and no LayerNorm traces.
 ## cache (default []: none), the K/V cache of a decoding step: a struct
 ## array of the layers with fields self and cross, each a struct with K and
 ## V (the lean L of the step before will do): the keys and values of the

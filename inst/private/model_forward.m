@@ -15,7 +15,9 @@
 ## logits/probs: n×C×Bt (token), 1×C×Bt (sentence), n×V×Bt otherwise.
 ## mode "lean" (default "full"): the training pass, only what model_backward
 ## reads (the kernels' lean traces, no probs, no masks, no rows kept for
-## inspection alone); the same logits and the same gradients.  patch
+## inspection alone); the same logits and the same gradients.  "step": a
+## pass without gradients (a loss alone), the kernels' step traces and no
+## LayerNorm traces in the stacks; the same logits.  patch
 ## (attn_patch; default [] for none): an intervention in one attention
 ## block, patch.stack naming the stack (layer_stack takes the rest).
 function tr = model_forward (m, batch, mode = "full", patch = [])

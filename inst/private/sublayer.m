@@ -7,8 +7,10 @@
 ##   "pre":  y = x + delta(LN (x))
 ## The LayerNorm parameters are p.norm_NAME.  Asked for S, records in the
 ## layer trace S the sublayer's trace S.NAME, its LayerNorm trace
-## S.norm_NAME (not for "none") and, unless mode is "lean" (default
-## "full"), the rows after it, S.after_NAME.  Called with one output
+## S.norm_NAME (not for "none", nor in mode "step": a decoding pass reads
+## none, and its xhat is an array the size of x) and in mode "full" (the
+## default; "lean" for training) the rows after it, S.after_NAME.  Called
+## with one output
 ## (y = sublayer (x, [], p, name, c, fwd)) it builds no trace at all.
 function [y, S] = sublayer (x, S, p, name, c, fwd, mode = "full")
   norm = c.norm;
@@ -25,19 +27,28 @@ function [y, S] = sublayer (x, S, p, name, c, fwd, mode = "full")
     endswitch
     return;
   endif
+  keep_norm = ! strcmp (mode, "step");
   switch (norm)
     case "none"
       [y, T] = fwd (x);
     case "post"
       [o, T] = fwd (x);
-      [y, N] = layer_norm (o, p.(norm_name), c);
+      if (keep_norm)
+        [y, N] = layer_norm (o, p.(norm_name), c);
+      else
+        y = layer_norm (o, p.(norm_name), c);
+      endif
     case "pre"
-      [z, N] = layer_norm (x, p.(norm_name), c);
+      if (keep_norm)
+        [z, N] = layer_norm (x, p.(norm_name), c);
+      else
+        z = layer_norm (x, p.(norm_name), c);
+      endif
       [~, T] = fwd (z);
       y = x + T.delta;
   endswitch
   S.(name) = T;
-  if (! strcmp (norm, "none"))
+  if (keep_norm && ! strcmp (norm, "none"))
     S.(norm_name) = N;
   endif
   if (strcmp (mode, "full"))
@@ -47,7 +58,8 @@ endfunction
 
 %!test
 %! ## the three placements against their formulas; one output (no trace)
-%! ## gives the same rows; the lean mode leaves out after_NAME
+%! ## gives the same rows; the lean mode leaves out after_NAME, the step
+%! ## mode the LayerNorm trace too
 %! randn ("state", 7);
 %! x = randn (3, 4, 2);
 %! F = struct ("W_1", randn (4, 5), "b_1", randn (1, 5), "W_2", randn (5, 4), "b_2", randn (1, 4));
@@ -69,4 +81,8 @@ endfunction
 %!   [yl, Sl] = sublayer (x, struct (), p, "ffn", setfield (c, "norm", norm{1}),
 %!                      @(z) ffn_forward (z, F, c, "lean"), "lean");
 %!   assert (isequal (yl, y) && ! isfield (Sl, "after_ffn"));
+%!   [ys, Ss] = sublayer (x, struct (), p, "ffn", setfield (c, "norm", norm{1}),
+%!                      @(z) ffn_forward (z, F, c, "step"), "step");
+%!   assert (isequal (ys, y) && isequal (fieldnames (Ss), {"ffn"}));
+%!   assert (isfield (Sl, "norm_ffn"), ! strcmp (norm{1}, "none"));
 %! endfor

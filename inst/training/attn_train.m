@@ -376,7 +376,7 @@ function [loss, exact, accuracy] = validate (m, val, batch_size)
       weights = val.weights(1:rows (batch.labels), pick);
       w = weights .* w;
     endif
-    total += double (model_loss (m, batch, weights, val.smoothing, "lean")) * sum (w(:));
+    total += double (model_loss (m, batch, weights, val.smoothing, "step")) * sum (w(:));
     count += sum (w(:));
   endfor
   loss = total / max (count, realmin);

@@ -382,8 +382,8 @@ endfunction
 function mode = trace_mode (mask)
   mode = {};
   if (rand () < 0.3)
-    modes = {"lean", "full"};
-    mode = [repmat({[]}, 1, isempty (mask)), modes(ri (2))];
+    modes = {"lean", "full", "step"};
+    mode = [repmat({[]}, 1, isempty (mask)), modes(ri (3))];
   endif
 endfunction
 

@@ -1,5 +1,6 @@
 ## Run by tests/valgrind/memcheck.sh inside `valgrind octave-cli`: every MEX
-## gateway with every number of outputs, full and lean traces, every kind of mask, batches,
+## gateway with every number of outputs, full, lean and step traces, every
+## kind of mask, batches,
 ## pages, n != m, several head counts, zero sizes, range arguments, a
 ## causal sequence longer than the kernel's row tile and results large
 ## enough to be arrays Octave makes; the gradients of each trace;
@@ -76,7 +77,9 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
       ## one more row after the cached ones (their keys and values)
       [Yc, C] = feval (f{1}, rand (1, d, Bt), B, [], "lean", L);
       [Yc, C] = feval (f{1}, rand (2, d, Bt), B, [], "full", C);
-      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dX, Yc, C.A);
+      [Ys, S] = feval (f{1}, rand (1, d, Bt), B, [], "step", C);   # the step trace
+      [Ys, S] = feval (f{1}, rand (2, d, Bt), B, [], "step", S);
+      ok = finite (Y, T.A, G.dX, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dX, Yc, C.A, Ys, S.K, S.V);
       npass += ok;
       nfail += ! ok;
     endfor
@@ -88,7 +91,9 @@ for c = {[4 4 3 5 2 1], [1 1 1 1 1 1], [3 5 4 2 2 3], [130 130 4 4 2 1], ...
     [Y, L] = attn_cross (X, E, Bc, [mask{1}{:}], "lean");
     GL = attn_backward (rand (size (Y)), L, Bc);
     [Yc, C] = attn_cross (X, E(1:0,:,:), Bc, [mask{1}{:}], "lean", L);
-    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dE, Yc, C.A);
+    [Ys, S] = attn_cross (X, E, Bc, [mask{1}{:}], "step");
+    [Ys, S] = attn_cross (X, E(1:0,:,:), Bc, [mask{1}{:}], "step", S);
+    ok = finite (Y, T.A, G.dD, G.dE, G.W_Q, G.W_K, G.W_V, G.W_O, L.A, GL.dE, Yc, C.A, Ys, S.delta);
     npass += ok;
     nfail += ! ok;
   endfor
