@@ -6,7 +6,11 @@
 function rows = embed_forward (table, pos, ids, c)
   d = columns (table);
   [n, Bt] = size (ids);
-  rows = permute (reshape (table(ids,:), n, Bt, d), [1 3 2]);
+  if (n == 1)                                 # a decoding step's: a transpose
+    rows = reshape (table(ids,:).', 1, d, Bt);
+  else
+    rows = permute (reshape (table(ids,:), n, Bt, d), [1 3 2]);
+  endif
   if (c.embed_scale)
     rows *= sqrt (d);
   endif
@@ -24,6 +28,10 @@ endfunction
 %!   assert (Y(:,:,b), table(ids(:,b),:) + pos(1:3,:));
 %! endfor
 %! assert (size (embed_forward (table, pos, [3; 1], c)), [2 3]);
+%! ## one row an item (a decoding step)
+%! Y1 = embed_forward (table, pos, ids(3,:), c);
+%! assert (size (Y1), [1 3 2]);
+%! assert (Y1(1,:,2), table(5,:) + pos(1,:));
 %! ## scaled by sqrt (d)
 %! Y = embed_forward (table, pos, ids, struct ("embed_scale", true));
 %! assert (Y(:,:,2), sqrt (3) * table(ids(:,2),:) + pos(1:3,:), 1e-12);

@@ -5,7 +5,9 @@
 function R = stack_rows (X)
   if (ismatrix (X))
     R = X;
-    return;
+  elseif (rows (X) == 1)                      # a decoding step's: the pages are the
+    R = reshape (X, columns (X), []).';       # columns of a c×B matrix (permute
+  else                                        # copies one entry at a time then)
+    R = reshape (permute (X, [1 3 2]), [], columns (X));
   endif
-  R = reshape (permute (X, [1 3 2]), [], columns (X));
 endfunction

@@ -5,9 +5,11 @@
 function X = unstack_rows (R, r)
   if (rows (R) == r)
     X = R;
-    return;
+  elseif (r == 1)                             # one row a page: a transpose
+    X = reshape (R.', 1, columns (R), []);
+  else
+    X = permute (reshape (R, r, [], columns (R)), [1 3 2]);
   endif
-  X = permute (reshape (R, r, [], columns (R)), [1 3 2]);
 endfunction
 
 %!test
@@ -17,3 +19,8 @@ endfunction
 %! assert (size (X), [2 4 3]);
 %! assert (X(:,:,2), R(3:4,:));
 %! assert (stack_rows (X), R);
+%! ## one row a page (a decoding step's), the transpose's way
+%! X1 = unstack_rows (R, 1);
+%! assert (size (X1), [1 4 6]);
+%! assert (squeeze (X1(1,:,:))', R);
+%! assert (stack_rows (X1), R);
