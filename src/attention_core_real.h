@@ -82,7 +82,8 @@ typedef struct {
  * (query row i at past + i, key row r at r); query head j reads K/V head
  * j / (h / h_kv); delta = message*W_O + b_O.  With
  * past > 0 the caller has put the keys and values of the rows before Xkv's
- * (a K/V cache) in the first past rows of each item of t->K and t->V, and
+ * (a K/V cache) in the first past rows of each item of t->K and t->V
+ * (attn_put_past), and
  * the new rows go after them (with causal, query i of n then reads keys
  * j <= past + i).  Fills every other field of t;
  * t->scores may equal t->A (the weights then overwrite the scores in
@@ -96,6 +97,12 @@ int ATTN_NAME(attn_block_forward)(const attn_shape *s,
     const ATTN_NAME(attn_weights) *w, const ATTN_REAL *Xq,
     const ATTN_REAL *Xkv, const unsigned char *key_allow,
     ATTN_NAME(attn_trace) *t, ATTN_REAL *work);
+
+/* The first past rows of each item of Y (m x cols x items) = P (past x
+ * cols x items): a K/V cache put before the rows attn_block_forward
+ * computes (past > 0). */
+void ATTN_NAME(attn_put_past)(attn_int past, attn_int m, attn_int cols,
+    attn_int items, const ATTN_REAL *P, ATTN_REAL *Y);
 
 /* dY n x d x batch = dL/d(out).  Reads Q, K, V, A and message of the
  * forward pass's trace (a whole pass: past = 0).  The bias gradients

@@ -730,29 +730,6 @@ static void kv_cache(const mxArray *a, attn_shape *s, gw_real cls,
               "past x h_kv*dv x Bt, past the rows of cache.K");
 }
 
-/* The first past rows of each item of Y (m x cols x Bt) = P (past x cols
- * x Bt), both of the type cls.  A decoding step copies a few entries a
- * column and item (51,200 runs at 200 items and 256 columns): a loop, as
- * a memcpy call a run cost more than the copy. */
-static void put_past(attn_int past, attn_int m, attn_int cols, attn_int Bt,
-                     gw_real cls, const void *P, void *Y)
-{
-    const attn_int runs = cols * Bt;
-    if (cls == GW_SINGLE) {
-        const float *from = P;
-        float *to = Y;
-        for (attn_int k = 0; k < runs; k++)
-            for (attn_int i = 0; i < past; i++)
-                to[k * m + i] = from[k * past + i];
-    } else {
-        const double *from = P;
-        double *to = Y;
-        for (attn_int k = 0; k < runs; k++)
-            for (attn_int i = 0; i < past; i++)
-                to[k * m + i] = from[k * past + i];
-    }
-}
-
 /* A block's trace for the core of the call's type. */
 typedef union {
     attn_trace d;    /* GW_DOUBLE */
@@ -908,11 +885,12 @@ void gw_block_forward(block_kind kind, int nlhs, mxArray *plhs[],
     const int cache_is_kv = s.past > 0 && dkv.dim[0] == 0;
     void *work = block_memory(&s, cls, cross, want_trace, mode,
                               cache_is_kv ? cache : NULL, parts, &Y, &t);
-    if (s.past > 0 && !cache_is_kv) {
-        void *K = cls == GW_SINGLE ? (void *) t.f.K : (void *) t.d.K;
-        void *V = cls == GW_SINGLE ? (void *) t.f.V : (void *) t.d.V;
-        put_past(s.past, m, hk_kv, Bt, cls, past_K, K);
-        put_past(s.past, m, hv_kv, Bt, cls, past_V, V);
+    if (s.past > 0 && !cache_is_kv && cls == GW_SINGLE) {
+        attn_put_past_f(s.past, m, hk_kv, Bt, past_K, t.f.K);
+        attn_put_past_f(s.past, m, hv_kv, Bt, past_V, t.f.V);
+    } else if (s.past > 0 && !cache_is_kv) {
+        attn_put_past(s.past, m, hk_kv, Bt, past_K, t.d.K);
+        attn_put_past(s.past, m, hv_kv, Bt, past_V, t.d.V);
     }
 
     const int status =
