@@ -14,8 +14,8 @@
 ## and no LayerNorm traces.
 ## cache (default []: none), the K/V cache of a decoding step: a struct
 ## array of the layers with fields self and cross, each a struct with K and
-## V (the lean L of the step before will do): the keys and values of the
-## rows before x's (self-attention) and of the source already read
+## V (the lean or step L of the step before will do): the keys and values
+## of the rows before x's (self-attention) and of the source already read
 ## (cross-attention; E then holds the source rows not read yet, usually
 ## none).  L(l).self.K, .V, L(l).cross.K, .V are then the cache with x's
 ## rows added, for the next step.

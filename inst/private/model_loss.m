@@ -4,7 +4,8 @@
 ## WEIGHTS: [] for the plain mean over the labels, or n×Bt non-negative
 ## row weights (padding still ignored); SMOOTHING in [0, 1); MODE of
 ## model_forward: "lean" for training, "step" for a loss alone, "full" for
-## the trace TR of attn_loss's info.  row_loss n×Bt, the loss of each label (0 on padding).
+## the trace TR of attn_loss's info.  row_loss n×Bt, the loss of each label
+## (0 on padding).
 ## R: the trace's backward side (model_backward), with mode "full".
 ## attn_loss checks its arguments and calls this; attn_train calls it on
 ## slices of a corpus it checked once, so that a step runs no checks.

@@ -1,9 +1,9 @@
 ## Run by tests/valgrind/memcheck.sh inside `valgrind octave-cli`: every MEX
 ## gateway with every number of outputs, full, lean and step traces, every
-## kind of mask, batches,
-## pages, n != m, several head counts, zero sizes, range arguments, a
-## causal sequence longer than the kernel's row tile and results large
-## enough to be arrays Octave makes; the gradients of each trace;
+## kind of mask, batches, pages, n != m, several head counts, zero sizes,
+## range arguments, a causal sequence longer than the kernel's row tile and
+## results large enough to be arrays Octave makes; the gradients of each
+## trace;
 ## the K/V cache of attn_masked, attn_self and attn_cross; the block
 ## options (biases, kv_heads, rope_base); the single path of every gateway;
 ## tests/test_edge_cases.m and the tests of src/attn_step.m (the fused
