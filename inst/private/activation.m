@@ -36,8 +36,12 @@ function [hidden, slope] = activation (name, pre)
       if (isargout (1))
         hidden = max (pre, 0);
       endif
-      if (nargout > 1)                         # double: Octave multiplies by a
-        slope = double (pre > 0);              # logical array five times slower
+      if (nargout > 1)                         # pre's class: Octave multiplies by a
+        if (isa (pre, "single"))               # logical array five times slower, and
+          slope = single (pre > 0);            # a single one by a double through a
+        else                                   # single copy of it
+          slope = double (pre > 0);
+        endif
       endif
     case "gelu"
       Phi = erfc (-pre / sqrt (2)) / 2;
@@ -82,6 +86,14 @@ endfunction
 %!   assert (double (slope), fd, 1e-8);
 %! endfor
 %!assert (activation ("relu", [-1 0 2]), [0 0 2])
+%!test
+%! ## hidden and slope keep pre's class, every activation
+%! for name = activation ()
+%!   for cls = {"double", "single"}
+%!     [h, s] = activation (name{1}, cast ([-1 0.5 2], cls{1}));
+%!     assert ({class(h), class(s)}, {cls{1}, cls{1}});
+%!   endfor
+%! endfor
 %!test
 %! ## GELU's values printed in its definition's table of Phi: Phi(1) =
 %! ## 0.841344746068543, Phi(-2) = 0.0227501319481792
