@@ -58,6 +58,19 @@
 %! [t, info] = attn_greedy (m, "the black cat", "max_len", 0);
 %! assert ({t, info.ids, info.stopped, info.decoder_steps}, {"", zeros(1, 0), "length", 0});
 %! assert (attn_sample (m, "the black cat", "max_len", 0), "");
+%! ## several sentences at once, and beam search: no step, an empty history each
+%! src = {"the black cat", "the white dog", "the cat"};
+%! V = numel (m.tgt_vocab.words);
+%! [h, L] = deal (m.decoder(1).cross.heads, numel (m.decoder));
+%! for way = {@(s) attn_greedy (m, s, "max_len", 0), @(s) attn_beam (m, s, 2, "max_len", 0)}
+%!   [t, I] = way{1} (src);
+%!   assert (t, {"", "", ""});
+%!   for s = 1:3
+%!     assert ({I(s).ids, I(s).decoder_steps}, {zeros(1, 0), 0});
+%!     assert (size (I(s).probs), [0, V]);
+%!     assert (size (I(s).A, 1:4), [0, numel(I(s).source_labels), h, L]);
+%!   endfor
+%! endfor
 
 ## the true length limits in messages, naming the function the user called
 %!error <attn_greedy: SOURCE must fit the position table: at most 5 tokens with .eos., got 6> attn_greedy (ed, "the river bank the river")

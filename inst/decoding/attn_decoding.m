@@ -39,15 +39,7 @@ classdef attn_decoding
       if (numel (s) != 1)
         error ("attention:size", "attn_decoding: S must be one struct; attn_decoding.of (S) makes an array");
       endif
-      f = fieldnames (s);
-      odd = setdiff (f, properties ("attn_decoding"));
-      if (! isempty (odd))
-        error ("attention:internal", "attn_decoding: no property for the decoding field %s",
-               odd{1});
-      endif
-      for i = 1:numel (f)
-        d.(f{i}) = s.(f{i});
-      endfor
+      d = attn_decoding.with_fields (d, s, attn_decoding.fields_of (s));
     endfunction
 
     function disp (d)
@@ -87,14 +79,37 @@ classdef attn_decoding
         return;
       endif
       d = attn_decoding ();
-      at = cell (1, ndims (s));
-      for k = numel (s):-1:1          # the last first: the array has its shape at once
-        [at{:}] = ind2sub (size (s), k);
-        d(at{:}) = attn_decoding (s(k));
-      endfor
       if (isempty (s))
         d = d([]);
+        return;
       endif
+      f = attn_decoding.fields_of (s);     # once: every element has these fields
+      last = num2cell (size (s));
+      d(last{:}) = d;                      # s's shape at once, then element by element
+      for k = 1:numel (s)
+        d(k) = attn_decoding.with_fields (attn_decoding (), s(k), f);
+      endfor
+    endfunction
+  endmethods
+
+  methods (Static, Access = private)
+    ## the field names of the struct (array) s, each one a property's
+    function f = fields_of (s)
+      f = fieldnames (s);
+      names = properties ("attn_decoding");
+      for i = 1:numel (f)
+        if (! any (strcmp (f{i}, names)))
+          error ("attention:internal", "attn_decoding: no property for the decoding field %s",
+                 f{i});
+        endif
+      endfor
+    endfunction
+
+    ## d with the fields f of the struct s as its properties
+    function d = with_fields (d, s, f)
+      for i = 1:numel (f)
+        d.(f{i}) = s.(f{i});
+      endfor
     endfunction
   endmethods
 endclassdef

@@ -40,9 +40,22 @@ function D = finished (D, st, token, logp, ends, from)
   D.ids = [D.ids; num2cell([st.ids(:,r); last], 1)'];
   D.logp = [D.logp; logp(ends)(:)];
   if (st.want)
-    D.P = [D.P; arrayfun(@(k) st.P(:,:,k), r, "UniformOutput", false)];
+    D.P = [D.P; history(st.P, r, 3)];
     if (st.want_A)
-      D.A = [D.A; arrayfun(@(k) st.A(:,:,:,:,k), r, "UniformOutput", false)];
+      D.A = [D.A; history(st.A, r, 5)];
     endif
   endif
+endfunction
+
+## the rows r of the state in the history H (steps×…×R, the rows along
+## dimension dim), one cell each, as a column; empty ones before the first
+## step, when H is still []
+function c = history (H, r, dim)
+  if (isempty (H))
+    c = cell (numel (r), 1);
+    return;
+  endif
+  at = repmat ({":"}, 1, dim);
+  at{dim} = r;
+  c = num2cell (H(at{:}), 1:dim-1)(:);
 endfunction

@@ -63,19 +63,24 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     if (isfield (m.decoder, "cross"))
       h = m.decoder(1).cross.heads;
     endif
-    for i = 1:N
+    [probs, A] = deal (cell (1, N));          # made apart, then set at once: each
+    for i = 1:N                               # info(i).(f)(:) = ... copied info
       k = best(i);
-      steps = st.n0(i):numel (D.ids{k}) - 1;
+      steps = st.n0(i):numel (D.ids{k}) - 1;  # steps×V, steps×m×h×L
       cls = class (D.P{k});                   # the model's: double or single
-      info(i).probs = zeros (numel (steps), numel (v.words), cls);
-      info(i).A = zeros (numel (steps), st.src_len(i), h, numel (m.decoder), cls);
-      if (! isempty (steps))
-        info(i).probs(:) = D.P{k}(steps,:);
-        if (h > 0)
-          info(i).A(:) = D.A{k}(steps,1:st.src_len(i),:,:);
-        endif
+      if (isempty (steps))                    # (no step: no history to index)
+        probs{i} = zeros (0, numel (v.words), cls);
+      else
+        probs{i} = D.P{k}(steps,:);
+      endif
+      if (isempty (steps) || h == 0)          # (no cross-attention: no weights)
+        A{i} = zeros (numel (steps), st.src_len(i), h, numel (m.decoder), cls);
+      else
+        A{i} = D.A{k}(steps,1:st.src_len(i),:,:);
       endif
     endfor
+    [info.probs] = probs{:};
+    [info.A] = A{:};
   else
     info = rmfield (info, {"probs", "A"});
   endif
