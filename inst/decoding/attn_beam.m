@@ -2,8 +2,7 @@
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_beam (@var{m}, @var{source}, @var{k})
 ## @deftypefnx {} {[@var{texts}, @var{infos}] =} attn_beam (@var{m}, @var{sources}, @var{k})
 ## @deftypefnx {} {[@dots{}] =} attn_beam (@dots{}, @var{name}, @var{value}, @dots{})
-## Translate with an attention model by beam search. Translate by beam
-## search of width @var{k}.
+## Translate with an attention model by beam search of width @var{k}.
 ##
 ## The encoder runs once.  Each step extends every live hypothesis by every
 ## token (one cached decoder step for all hypotheses at once, as in
@@ -56,20 +55,15 @@ function [text, info] = attn_beam (m, source, k, varargin)
   if (o.want)
     [text, info, done] = decode_run (m, source, {}, o, "attn_beam");
     info = rmfield (info, {"prompt_tokens", "rows_computed", "stopped"});
-    for i = 1:numel (done)                    # done: one cell per sentence
-      info(i).logp = done{i}(1).logp;
-      info(i).score = done{i}(1).score;
-      info(i).beams = beams (done{i}, m.tgt_vocab);
-    endfor
+    ## done: one cell per sentence, its hypotheses best first
+    logp = cellfun (@(d) d(1).logp, done, "UniformOutput", false);
+    score = cellfun (@(d) d(1).score, done, "UniformOutput", false);
+    [info.logp] = logp{:};
+    [info.score] = score{:};
+    [info.beams] = done{:};
   else
     text = decode_run (m, source, {}, o, "attn_beam");
   endif
-endfunction
-
-## every finished hypothesis: text, ids, logp, score
-function b = beams (done, v)
-  text = arrayfun (@(h) strjoin (v.words(h.ids), " "), done, "UniformOutput", false);
-  b = struct ("text", text, "ids", {done.ids}, "logp", {done.logp}, "score", {done.score});
 endfunction
 
 %!shared m
@@ -115,6 +109,17 @@ endfunction
 %! assert (text, "le chien blanc");
 %! assert (numel (info.beams) >= 1);
 %! assert ([info.beams.score], sort ([info.beams.score], "descend"));
+%! ## each hypothesis's text: its words, <eos> too, one space apart; the
+%! ## best is the answer
+%! m = attn_toy ("blackcat");
+%! [texts, I] = attn_beam (m, {"the white dog", "the cat"; "the black cat", "the dog"}, 3);
+%! for s = 1:4
+%!   B = I(s).beams;
+%!   assert ({B.text}, arrayfun (@(b) strjoin (m.tgt_vocab.words(b.ids), " "), B,
+%!                               "UniformOutput", false));
+%!   assert ([B(1).logp, B(1).score], [I(s).logp, I(s).score]);
+%!   assert (B(1).ids, I(s).ids);
+%! endfor
 
 %!error id=attention:option attn_beam (attn_toy ("blackcat"), "the cat", 0)
 %!error id=attention:option attn_beam (attn_toy ("blackcat"), "the cat", 2, "beta", 1)

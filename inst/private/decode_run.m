@@ -10,8 +10,8 @@
 ## info a struct array of that shape: source_labels, prompt_tokens,
 ## encoder_passes, decoder_steps, rows_computed, ids, tokens, stopped of the
 ## best hypothesis, and with o.want its probs (steps×V) and A
-## (steps×m×h×L).  done{i}: every finished hypothesis of sentence i (ids,
-## logp, score), best first by logp / len^alpha.
+## (steps×m×h×L).  done{i}: every finished hypothesis of sentence i (text,
+## <eos> included, ids, logp, score), best first by logp / len^alpha.
 function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
                                            prompt_name = "PROMPT")
   st = decode_start (m, sources, prompts, o, fname, prompt_name);
@@ -87,7 +87,9 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
   info = reshape (info, st.shape);
   if (nargout > 2)                            # every hypothesis of each sentence
     done = mat2cell (order, accumarray (D.sent, 1, [N 1]))';
-    done = cellfun (@(k) struct ("ids", ids(k)', "logp", num2cell (D.logp(k))',
+    every = join_words (v.words, ids, NaN);   # every word, <eos> too
+    done = cellfun (@(k) struct ("text", every(k)(:)', "ids", ids(k)',
+                                 "logp", num2cell (D.logp(k))',
                                  "score", num2cell (score(k))'), done, "UniformOutput", false);
   endif
 endfunction
@@ -97,7 +99,8 @@ function t = most_probable (P)
   [~, t] = max (P, [], 2);
 endfunction
 
-## the words of a cell joined by single spaces ("" for none)
+## the words of a cell joined by single spaces ("" for none), one text for
+## each id row of the cell ids, leaving out the ids eos (NaN: none)
 function t = join_words (words, ids, eos)
   ## every sentence at once: its words (no eos) one space apart, "" when none
   t = cell (1, 0);
