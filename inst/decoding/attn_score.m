@@ -98,7 +98,7 @@ function S = attn_score (m, data, varargin)
       case "source"                                  # attn_greedy, all at once
         S.predictions(:) = decode_run (m, src', {}, greedy, "attn_score");
       case "prompt"                                  # attn_continue, all at once
-        greedy.max_len = cellfun (@(t) numel (strsplit (strtrim (t), " ")), tgt') + 1;
+        greedy.max_len = word_count (tgt') + 1;
         S.predictions(:) = decode_run (m, cell (1, N), src', greedy, "attn_score");
       case ""                                        # a classifier: the argmax
         S.predictions = cellfun (@(a) strjoin (m.tgt_vocab.words(a), " "), argmax,
@@ -119,8 +119,14 @@ function S = attn_score (m, data, varargin)
   endif
   S.correct = strcmp (S.predictions, strtrim (tgt));
   S.exact = mean (S.correct);
-  S.source_length = cellfun (@(s) numel (strsplit (strtrim (s), " ")), src);
+  S.source_length = word_count (src);
   S.n = N;
+endfunction
+
+## the number of words (runs of non-space characters) of each text of the
+## cellstr t, in its shape: one regexp for them all
+function n = word_count (t)
+  n = cellfun ("numel", regexp (t, '\S+', "start"));
 endfunction
 
 %!shared m, src
@@ -136,6 +142,9 @@ endfunction
 %! assert (S.exact, 1);
 %! assert (S.predictions', out);
 %! assert (S.source_length', [4 6 4]);
+%! ## words are runs of non-space characters, as the tokenizer reads them
+%! S = attn_score (m, {" raghav  goes to delhi ", "meera"; "", "x"});
+%! assert (S.source_length', [4 0]);
 %! ## token accuracy from the trace, one sentence at a time
 %! tgt = {"raghav va a delhi", "meera va", "delhi delhi"};
 %! S = attn_score (m, [src(:), tgt(:)], "batch_size", 2);
