@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{batch} =} attn_batch (@var{m}, @var{sources}, @var{targets})
 ## @deftypefnx {} {@var{batch} =} attn_batch (@var{m}, @var{sources})
-## Pad sentence pairs into an attention model's id batch: token ids in
-## columns, for teacher forcing.
+## Pad sentence pairs into an attention model's id batch. Token ids of
+## sentence pairs, padded into columns for teacher forcing.
 ##
 ## @var{sources} and @var{targets} are cell arrays of N sentences (strings,
 ## cells of words or id vectors), or one sentence each (a string or ids).  Sources get

@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{C} =} attn_corpus_lm ()
 ## @deftypefnx {} {@var{C} =} attn_corpus_lm (@var{opts})
-## Generated stories and questions for an attention LM, a decoder-only
-## language model: short stories of facts followed by a
+## Generated stories and questions for an attention LM. Structured text for
+## a decoder-only language model: short stories of facts followed by a
 ## question and its one-word answer, prompt and answer in one sequence as
 ## seed 003 draws it.
 ##

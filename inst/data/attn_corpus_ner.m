@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{C} =} attn_corpus_ner ()
 ## @deftypefnx {} {@var{C} =} attn_corpus_ner (@var{opts})
-## Generated NER and topic corpus for attention encoders, of seed 003's
-## kind: every word is labelled
+## Generated NER and topic corpus for attention encoders. A
+## token-classification corpus of seed 003's kind: every word is labelled
 ## PERSON, ORGANIZATION, PLACE or OTHER, and every sentence has a topic
 ## (EDUCATION, TRAVEL or OTHER) for a sentence classifier.
 ##

@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{C} =} attn_corpus_translation ()
 ## @deftypefnx {} {@var{C} =} attn_corpus_translation (@var{opts})
-## Generated English-French corpus for attention models: a small parallel
-## corpus with rules learned through cross-attention.
+## Generated English-French corpus for attention models. A small English to
+## French parallel corpus with rules learned through cross-attention.
 ##
 ## Noun phrases and short sentences are generated from a fixed lexicon
 ## (about 250 distinct words over both languages).  The French side obeys

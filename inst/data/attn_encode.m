@@ -1,7 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{ids} =} attn_encode (@var{v}, @var{sentence})
 ## @deftypefnx {} {@var{ids} =} attn_encode (@var{v}, @var{sentence}, "strict")
-## Token ids (1×n) of a sentence in an attention vocabulary @var{v}.
+## Token ids of a sentence in an attention vocabulary. Token ids (1×n) of a
+## sentence in vocabulary @var{v}.
 ##
 ## @var{sentence} is a string of space-separated words, a cell array of
 ## words, or already a vector of ids (checked and returned as a row).  No

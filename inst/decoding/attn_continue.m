@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_continue (@var{m}, @var{prompt})
 ## @deftypefnx {} {[@var{text}, @var{info}] =} attn_continue (@var{m}, @var{prompt}, @var{name}, @var{value}, @dots{})
-## Continue a prompt with a decoder-only attention model: generate the
-## target tokens that follow it.
+## Continue a prompt with a decoder-only attention model. Continue a prompt:
+## generate the target tokens that follow it.
 ##
 ## Seed 003's generation loop: the prompt and the tokens generated so far
 ## are one sequence @code{<bos> prompt @dots{}}; the last row's final

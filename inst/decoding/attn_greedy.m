@@ -2,8 +2,8 @@
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_greedy (@var{m}, @var{source})
 ## @deftypefnx {} {[@var{texts}, @var{infos}] =} attn_greedy (@var{m}, @var{sources})
 ## @deftypefnx {} {[@dots{}] =} attn_greedy (@dots{}, @var{name}, @var{value}, @dots{})
-## Translate with an attention model by greedy decoding: at each step
-## append the most probable token.
+## Translate with an attention model by greedy decoding. Translate by greedy
+## decoding: at each step append the most probable token.
 ##
 ## The encoder runs once; each decoder layer's cross-attention keys and
 ## values are computed once from the encoded source, and each step sends one

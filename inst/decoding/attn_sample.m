@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_sample (@var{m}, @var{source})
 ## @deftypefnx {} {[@var{text}, @var{info}] =} attn_sample (@var{m}, @var{source}, @var{name}, @var{value}, @dots{})
-## Translate with an attention model by sampling each next token from the
-## model's distribution.
+## Translate with an attention model by sampling tokens. Translate by
+## sampling each next token from the model's distribution.
 ##
 ## At each step the next-token probabilities p (as in @code{attn_greedy},
 ## with the same encoder-once cache, on every generating model) are reshaped

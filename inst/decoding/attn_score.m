@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{S} =} attn_score (@var{m}, @var{data})
 ## @deftypefnx {} {@var{S} =} attn_score (@var{m}, @var{data}, @var{name}, @var{value}, @dots{})
-## Exact match and token accuracy of an attention model: its held-out
-## scores.
+## Exact match and token accuracy of an attention model. Held-out scores of
+## a trained model: exact match and token accuracy.
 ##
 ## @var{data} is a struct with cells @code{source} and @code{target} (a
 ## split of @code{attn_corpus_translation}, @code{attn_corpus_lm} or

@@ -1,8 +1,8 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attn_demo_applications ()
 ## @deftypefnx {} {@var{r} =} attn_demo_applications ()
-## Seed 003's numbers: from attention to applications.  Computes and prints
-## the numbers the seed states.
+## Seed 003's numbers: from attention to applications. Compute and print the
+## numbers that seed 003 (from attention to applications) states.
 ##
 ## @enumerate
 ## @item The vocabulary softmax: seven visible logits

@@ -3,8 +3,8 @@
 ## @deftypefnx {} {} attn_compare (@var{ref}, @var{got}, @var{tol})
 ## @deftypefnx {} {} attn_compare (@dots{}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {[@var{ok}, @var{msg}, @var{differ}] =} attn_compare (@dots{})
-## Compare a student's attention traces or gradients with a reference, for
-## grading.
+## Compare attention traces or gradients with a reference. Compare a
+## student's trace or gradients with a reference, for grading.
 ##
 ## @var{ref} and @var{got} are structs (a kernel trace, a gradient struct, a
 ## model trace), struct arrays, cells or numeric arrays.  Every field of

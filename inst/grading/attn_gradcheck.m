@@ -2,8 +2,8 @@
 ## @deftypefn  {} {} attn_gradcheck (@var{f}, @var{P})
 ## @deftypefnx {} {} attn_gradcheck (@var{f}, @var{P}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {[@var{ok}, @var{report}, @var{text}] =} attn_gradcheck (@dots{})
-## Check analytic attention gradients against central finite
-## differences.
+## Check attention gradients against finite differences. Check analytic
+## gradients against central finite differences.
 ##
 ## @var{f} is a function handle with @code{[@var{L}, @var{G}] = f (@var{P})}:
 ## a scalar loss @var{L} and its gradient @var{G} with respect to the

@@ -3,8 +3,8 @@
 ## @deftypefnx {} {} attn_explore (@var{m}, @var{source}, @var{target}, "file", @var{name})
 ## @deftypefnx {} {} attn_explore (@var{tr}, "file", @var{name})
 ## @deftypefnx {} {@var{html} =} attn_explore (@dots{}, @var{option}, @var{value}, @dots{})
-## Write an interactive attention explorer: one HTML file that opens in any
-## browser, offline.
+## Write an attention explorer: one offline HTML page. Write an interactive
+## attention explorer: one HTML file that opens in any browser, offline.
 ##
 ## The page is self-contained (no network access, no external script or
 ## font: plain JavaScript and SVG) and small enough to mail: about 46 kB

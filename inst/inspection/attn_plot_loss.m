@@ -2,8 +2,8 @@
 ## @deftypefn  {} {} attn_plot_loss (@var{history})
 ## @deftypefnx {} {} attn_plot_loss (@var{history}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {@var{h} =} attn_plot_loss (@dots{})
-## Plot the loss curves of training an attention model, and save them as
-## PNG without a display.
+## Plot the loss curves of training an attention model. Plot loss curves,
+## and save them as PNG without a display.
 ##
 ## @var{history} is a vector of losses, a matrix whose columns are curves,
 ## or a struct (e.g. the history of @code{attn_train}): every numeric vector

@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{m} =} attn_load (@var{file})
-## Load an attention model saved by @code{attn_save}, reading it as data
-## only.
+## Load an attention model saved by attn_save, as data. Load a model saved
+## by @code{attn_save}, reading it as data only.
 ##
 ## The file must be a safetensors file as @code{attn_save} writes it (see
 ## there, and @file{doc/FILE-FORMAT.md} for the format in full, for files

@@ -3,8 +3,8 @@
 ## @deftypefnx {} {[@var{loss}, @var{G}, @var{info}] =} attn_loss (@var{m}, @var{batch})
 ## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "label_smoothing", @var{eps})
 ## @deftypefnx {} {[@dots{}] =} attn_loss (@dots{}, "weights", @var{w})
-## Teacher-forced loss of an attention model (the cross-entropy of a
-## translation) and its gradients.
+## Teacher-forced loss of an attention model and gradients. Teacher-forced
+## cross-entropy of a translation and its gradients.
 ##
 ## @var{source} and @var{target} are sentences, or cell arrays of sentences
 ## (a batch); a @var{batch} from @code{attn_batch} is used as is.  For a target

@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {} attn_save (@var{m}, @var{file})
-## Save an attention model to a safetensors file: data only, bit for bit,
-## atomically.
+## Save an attention model to a safetensors file. Save a model to a
+## safetensors file: data only, bit for bit, atomically.
 ##
 ## The file is in the safetensors format that PyTorch and other tools read:
 ## 8 bytes (a little-endian integer N), N bytes of JSON text (the header),

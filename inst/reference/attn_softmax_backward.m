@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{dS} =} attn_softmax_backward (@var{dA}, @var{A})
-## Gradient through the attention softmax: dL/dS from dL/dA and the
-## weights.
+## Gradient through the attention softmax: dL/dS. The gradient through the
+## row softmax: dL/dS from dL/dA and the weights.
 ##
 ## @var{A} (n×m×P@dots{}) are the weights @code{attn_softmax} returned and
 ## @var{dA} (same shape) the gradient of a scalar loss L with respect to

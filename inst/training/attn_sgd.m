@@ -1,7 +1,7 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{m} =} attn_sgd (@var{m}, @var{G}, @var{lr})
-## One gradient-descent step on an attention model: every learned array of
-## @var{m} moves by -@var{lr} times its
+## One gradient-descent step on an attention model. One step of gradient
+## descent: every learned array of @var{m} moves by -@var{lr} times its
 ## gradient in @var{G} (the layout @code{attn_loss} returns). Arrays without
 ## a gradient (config, vocabularies, heads) are
 ## left alone.  The step is one fused pass (@code{attn_step}).
