@@ -2,7 +2,8 @@
 ## @deftypefn  {} {[@var{text}, @var{info}] =} attn_beam (@var{m}, @var{source}, @var{k})
 ## @deftypefnx {} {[@var{texts}, @var{infos}] =} attn_beam (@var{m}, @var{sources}, @var{k})
 ## @deftypefnx {} {[@dots{}] =} attn_beam (@dots{}, @var{name}, @var{value}, @dots{})
-## Translate with an attention model by beam search of width @var{k}.
+## Translate with an attention model by beam search. Translate by beam
+## search of width @var{k}.
 ##
 ## The encoder runs once.  Each step extends every live hypothesis by every
 ## token (one cached decoder step for all hypotheses at once, as in
