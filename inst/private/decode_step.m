@@ -4,8 +4,8 @@
 ## rule (decoder_input), causal stack (layer_stack, its self-attention
 ## reading the K/V cache, its cross-attention the source's cached keys and
 ## values) and head, and the cache grows by those rows.
-## P (R×V): the next-token distributions after the last id, needed for
-## the rows gen (R×1
+## P (R×V): the next-token distributions after the last id (finite:
+## softmax_rows refuses logits that are not), needed for the rows gen (R×1
 ## logical: the rows that choose a token; the others still read their
 ## prompt).  Uncached (st.cached false) the whole model reruns on every id
 ## so far of the rows gen (the reference the cache is tested against).
@@ -46,12 +46,6 @@ function [st, P] = decode_step (m, st, gen)
     st.rows_run += tally (st.sent(gen), s + prefix_rows (m), st.n0);
   endif
   st.steps += tally (st.sent(gen), 1, st.n0);
-  bad = find (gen & ! all (isfinite (P), 2), 1);
-  if (! isempty (bad))
-    error ("attention:nonfinite",
-           "%s: the next-token probabilities of step %d are not finite: M holds NaN or Inf weights",
-           st.fname, s - st.n0(st.sent(bad)) + 1);
-  endif
   if (st.want)                              # one history row per id read
     st.P = cat (1, st.P, Pk);
     if (st.want_A)
