@@ -139,4 +139,14 @@ endclassdef
 %! out = evalc ("I");
 %! assert (! isempty (strfind (out, "4 steps (stopped: eos): le chien blanc <eos>")));
 
+%!test
+%! ## of: the struct array's shape, each element from the same place
+%! s = struct ("decoder_steps", {1, 2; 3, 4; 5, 6}, "stopped", "eos");
+%! d = attn_decoding.of (s);
+%! assert (size (d), [3 2]);
+%! assert (d(3,2).decoder_steps, 6);
+%! assert ([d.decoder_steps], [1 3 5 2 4 6]);
+%! assert (size (attn_decoding.of (s([]))), [0 0]);
+
 %!error id=attention:internal attn_decoding (struct ("tokens", {{}}, "beams", 3))
+%!error id=attention:internal attn_decoding.of (struct ("tokens", {{}, {}}, "beams", 3))
