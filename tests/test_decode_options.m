@@ -71,6 +71,9 @@
 %!     assert (size (I(s).A, 1:4), [0, numel(I(s).source_labels), h, L]);
 %!   endfor
 %! endfor
+%! ## in the model's class, single too
+%! [~, I] = attn_greedy (attn_cast (m, "single"), src, "max_len", 0);
+%! assert ({class(I(2).probs), class(I(2).A)}, {"single", "single"});
 
 ## the true length limits in messages, naming the function the user called
 %!error <attn_greedy: SOURCE must fit the position table: at most 5 tokens with .eos., got 6> attn_greedy (ed, "the river bank the river")

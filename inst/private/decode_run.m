@@ -63,11 +63,11 @@ function [texts, info, done] = decode_run (m, sources, prompts, o, fname,
     if (isfield (m.decoder, "cross"))
       h = m.decoder(1).cross.heads;
     endif
+    cls = class (m.decoder(1).self.W_Q);      # the model's: double or single
     [probs, A] = deal (cell (1, N));          # made apart, then set at once: each
     for i = 1:N                               # info(i).(f)(:) = ... copied info
       k = best(i);
       steps = st.n0(i):numel (D.ids{k}) - 1;  # steps×V, steps×m×h×L
-      cls = class (D.P{k});                   # the model's: double or single
       if (isempty (steps))                    # (no step: no history to index)
         probs{i} = zeros (0, numel (v.words), cls);
       else
